@@ -1,0 +1,12 @@
+import { ContextError } from './context-error.js';
+
+/** Throws a {@link ContextError} (`aborted`) when `signal` is aborted; `where` names the stage. */
+export function throwIfAborted(signal: AbortSignal | undefined, where: string): void {
+  if (signal?.aborted) {
+    throw new ContextError({
+      code: 'aborted',
+      message: `${where} was aborted.`,
+      cause: signal.reason,
+    });
+  }
+}

@@ -1,0 +1,79 @@
+import type { Message } from './message.js';
+import type { TokenBudget } from './token-budget.js';
+import type { TokenCounter } from './token-counter.js';
+
+/** What a compressor may use besides the messages. */
+export interface CompressContext {
+  /** The counter budgets are measured with. */
+  counter: TokenCounter;
+  /** The conversation being compressed, for compressors that persist state (summaries). */
+  conversationId?: string;
+  /** Aborts long work (model calls); a compressor then throws a `ContextError` (`aborted`). */
+  signal?: AbortSignal;
+}
+
+/** What one stage of a compression did. */
+export interface CompressionStep {
+  /** The stage's compressor name. */
+  name: string;
+  /** Tokens before the stage. */
+  tokensBefore: number;
+  /** Tokens after the stage. */
+  tokensAfter: number;
+  /** Messages whose content was cut short. */
+  truncated: number;
+  /** Tool results replaced by a short stand-in. */
+  masked: number;
+  /** Messages removed. */
+  dropped: number;
+  /** Messages folded into a summary. */
+  summarized: number;
+}
+
+/** What a whole compression did. */
+export interface CompressionReport {
+  /** Messages in the input. */
+  originalCount: number;
+  /** Messages in the output. */
+  compressedCount: number;
+  /** Tokens of the input. */
+  originalTokens: number;
+  /** Tokens of the output, by the context's counter. */
+  estimatedTokens: number;
+  /** Tokens the output had to fit: `maxTokens - reserveTokens`. */
+  budgetTokens: number;
+  /** One entry per stage, in order. */
+  steps: CompressionStep[];
+}
+
+/** The result of {@link ContextCompressor.compress}. */
+export interface CompressResult {
+  /** The compressed messages. */
+  messages: Message[];
+  /** What was done to them. */
+  report: CompressionReport;
+}
+
+/**
+ * Fits a history to a token budget.
+ *
+ * Contract, checked by the compressor conformance suite in `@ctxkit/context-core/testing`:
+ * - the output fits `budget.maxTokens - (budget.reserveTokens ?? 0)` whenever the system,
+ *   pinned and newest unit can (strategies that only reshape say so and promise less);
+ * - the input is never mutated; messages that change are copies that keep their `id`;
+ * - a tool call and its results are kept or dropped together (see `groupUnits`); order is kept;
+ * - system and pinned messages are never dropped;
+ * - the output never has more tokens than the input, and equals it when it already fits;
+ * - when even the newest unit cannot fit, it is kept truncated rather than returning nothing;
+ * - the report's counts are true.
+ */
+export interface ContextCompressor {
+  /** Name shown in reports. */
+  readonly name: string;
+  /** Compresses `messages` to fit `budget`. */
+  compress(
+    messages: readonly Message[],
+    budget: TokenBudget,
+    context: CompressContext,
+  ): Promise<CompressResult>;
+}

@@ -1,0 +1,171 @@
+import type { CompressionReport, ContextCompressor } from './context-compressor.js';
+import { ContextError } from './context-error.js';
+import type { ContextProvider } from './context-provider.js';
+import { assertConversationId } from './conversation-id.js';
+import { countTokens } from './count-tokens.js';
+import type { EventSink } from './event-sink.js';
+import type { Message } from './message.js';
+import { getModelInfo, type ModelLimits } from './model-table.js';
+import type { PromptAssembler } from './prompt-assembler.js';
+import { assertValidBudget, deriveHistoryBudget, type TokenBudget } from './token-budget.js';
+import type { TokenCounter } from './token-counter.js';
+
+/** Options of {@link createContextPipeline}. */
+export interface ContextPipelineOptions {
+  /** Loads history. */
+  provider: ContextProvider;
+  /** Fits history to the budget left after system, input and reserve. */
+  compressor: ContextCompressor;
+  /** Builds the final messages. */
+  assembler: PromptAssembler;
+  /** Counts tokens for the budget. */
+  counter: TokenCounter;
+  /**
+   * The whole request's budget: `maxTokens` is the model window, `reserveTokens` is kept for the
+   * answer. Give this or `model`.
+   */
+  budget?: TokenBudget;
+  /** A model id looked up in the model table for the window; reserve `min(8192, window / 4)`. */
+  model?: string;
+  /** Limits for models the table lacks or gets wrong, by id. */
+  modelOverrides?: Readonly<Record<string, ModelLimits>>;
+  /** Receives one `context.compressed` event per build, and warnings. */
+  events?: EventSink;
+  /** Passed to `getHistory` as `limit`: load at most this many of the newest messages. */
+  historyLimit?: number;
+}
+
+/** What a build puts together. */
+export interface BuildInput {
+  /** The system prompt. */
+  system: string | Message[];
+  /** The new input, if any. */
+  input?: string | Message;
+  /** Aborts the build (and a compressor's model calls). */
+  signal?: AbortSignal;
+}
+
+/** The result of a build. */
+export interface BuildResult {
+  /** The messages to send to the model. */
+  messages: Message[];
+  /** What the compressor did. */
+  report: CompressionReport;
+  /** The budget the history was compressed to. */
+  historyBudget: TokenBudget;
+}
+
+/** A provider → compressor → assembler pipeline. */
+export interface ContextPipeline {
+  /** The budget of the whole request. */
+  readonly budget: Readonly<TokenBudget>;
+  /** Loads, compresses and assembles one request for a conversation. */
+  build(conversationId: string, input: BuildInput): Promise<BuildResult>;
+}
+
+/** Reserve for the answer when the budget comes from a model: seed 000's 8192, at most a quarter. */
+export function defaultReserveTokens(contextWindow: number): number {
+  return Math.min(8192, Math.floor(contextWindow / 4));
+}
+
+/**
+ * Wires a provider, a compressor and an assembler. Each build loads the history, compresses it to
+ * `window - tokens(system) - tokens(input) - reserve`, assembles the prompt and records exactly
+ * one `context.compressed` event. Nothing stored is changed.
+ */
+export function createContextPipeline(options: ContextPipelineOptions): ContextPipeline {
+  const { provider, compressor, assembler, counter, events, historyLimit } = options;
+  const { budget, unknownModel } = resolveBudget(options);
+  let warned = false;
+
+  return Object.freeze({
+    budget,
+    async build(conversationId: string, input: BuildInput): Promise<BuildResult> {
+      assertConversationId(conversationId);
+      if (unknownModel && !warned && events) {
+        warned = true;
+        await events.record({
+          type: 'context.model_unknown',
+          conversationId,
+          at: new Date().toISOString(),
+          payload: {
+            model: unknownModel,
+            contextWindow: budget.maxTokens,
+            reserveTokens: budget.reserveTokens ?? 0,
+          },
+        });
+      }
+      const history = await provider.getHistory(
+        conversationId,
+        historyLimit === undefined ? undefined : { limit: historyLimit },
+      );
+      const historyBudget = deriveHistoryBudget({
+        contextWindow: budget.maxTokens,
+        reserveTokens: budget.reserveTokens ?? 0,
+        systemTokens: countTokens(systemMessages(input.system), counter),
+        inputTokens: countTokens(inputMessages(input.input), counter),
+        ...(budget.maxChars === undefined ? {} : { maxChars: budget.maxChars }),
+      });
+      const { messages: compressed, report } = await compressor.compress(history, historyBudget, {
+        counter,
+        conversationId,
+        ...(input.signal ? { signal: input.signal } : {}),
+      });
+      const messages = assembler.assemble({
+        system: input.system,
+        history: compressed,
+        ...(input.input === undefined ? {} : { input: input.input }),
+      });
+      await events?.record({
+        type: 'context.compressed',
+        conversationId,
+        at: new Date().toISOString(),
+        payload: {
+          originalCount: report.originalCount,
+          compressedCount: report.compressedCount,
+          originalTokens: report.originalTokens,
+          estimatedTokens: report.estimatedTokens,
+          budgetTokens: report.budgetTokens,
+          steps: report.steps,
+        },
+      });
+      return { messages, report, historyBudget };
+    },
+  });
+}
+
+// --- internal helpers ---
+
+function resolveBudget(options: ContextPipelineOptions): {
+  budget: Readonly<TokenBudget>;
+  unknownModel?: string;
+} {
+  if (options.budget) {
+    assertValidBudget(options.budget);
+    return { budget: Object.freeze({ ...options.budget }) };
+  }
+  if (options.model === undefined) {
+    throw new ContextError({
+      code: 'invalid_option',
+      message: 'createContextPipeline needs a budget or a model.',
+    });
+  }
+  const info = getModelInfo(
+    options.model,
+    options.modelOverrides ? { overrides: options.modelOverrides } : {},
+  );
+  const budget = Object.freeze({
+    maxTokens: info.contextWindow,
+    reserveTokens: defaultReserveTokens(info.contextWindow),
+  });
+  return info.known ? { budget } : { budget, unknownModel: options.model };
+}
+
+function systemMessages(system: string | Message[]): Message[] {
+  return typeof system === 'string' ? [{ role: 'system', content: system }] : system;
+}
+
+function inputMessages(input: string | Message | undefined): Message[] {
+  if (input === undefined) return [];
+  return typeof input === 'string' ? [{ role: 'user', content: input }] : [input];
+}

@@ -1,0 +1,50 @@
+import type { Message } from './message.js';
+
+/** Options of {@link ContextProvider.getHistory}. */
+export interface GetHistoryOptions {
+  /**
+   * Keep only the newest `limit` messages, reaching further back only as far as needed so that
+   * no tool result is returned without its call.
+   */
+  limit?: number;
+}
+
+/** Loads a conversation's history. */
+export interface ContextProvider {
+  /**
+   * The active (not archived) messages of a conversation, oldest first, with ids and cached
+   * token counts. An unknown conversation has an empty history. Returned messages are the
+   * caller's: changing them changes nothing stored.
+   */
+  getHistory(conversationId: string, options?: GetHistoryOptions): Promise<Message[]>;
+}
+
+/** An archive made by {@link HistoryStore.archive}. */
+export interface ArchiveInfo {
+  /** Identifier of the archive. */
+  archiveId: string;
+  /** Number of messages it holds. */
+  count: number;
+  /** When it was made, as an ISO 8601 string. */
+  archivedAt: string;
+}
+
+/** A {@link ContextProvider} that also stores messages. */
+export interface HistoryStore extends ContextProvider {
+  /**
+   * Validates and appends messages, all or none: a tool result may answer a call stored
+   * earlier. Returns the stored copies with `id`, `tokens` and `tokenCounter` set. Throws a
+   * `ContextError` (`invalid_message`) before writing anything when a message is invalid.
+   * The input is never mutated.
+   */
+  append(conversationId: string, messages: Message | readonly Message[]): Promise<Message[]>;
+  /**
+   * Moves every active message of the conversation into a new archive (seed 001's auto-reset).
+   * Nothing is deleted: the archive stays readable through {@link getArchive}.
+   */
+  archive(conversationId: string): Promise<{ archiveId: string; count: number }>;
+  /** The conversation's non-empty archives, oldest first. */
+  listArchives(conversationId: string): Promise<ArchiveInfo[]>;
+  /** The messages of one archive, oldest first; empty for an unknown archive id. */
+  getArchive(conversationId: string, archiveId: string): Promise<Message[]>;
+}

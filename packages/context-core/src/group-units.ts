@@ -1,0 +1,61 @@
+import { isProtected, type Message } from './message.js';
+
+/**
+ * A run of messages that strategies keep or drop as a whole: an assistant message with tool
+ * calls together with every message up to its last result (parallel calls included), or a
+ * single message otherwise.
+ */
+export interface MessageUnit {
+  /** Index of the unit's first message in the grouped list. */
+  readonly start: number;
+  /** Index one past the unit's last message. */
+  readonly end: number;
+  /** The unit's messages, in order. */
+  readonly messages: readonly Message[];
+  /** Whether the unit holds a system or pinned message, and so must never be dropped. */
+  readonly protected: boolean;
+}
+
+/**
+ * Splits `messages` into {@link MessageUnit}s, oldest first, covering every message exactly once.
+ * This is the one place that decides unit boundaries: a tool call and all its results always
+ * land in one unit, and so does anything between them. A result whose call is not in the list
+ * (an orphan) forms a unit of its own. Linear in the number of messages and parts.
+ */
+export function groupUnits(messages: readonly Message[]): MessageUnit[] {
+  const reachBack = earliestPartners(messages);
+  const units: MessageUnit[] = [];
+  let end = messages.length;
+  while (end > 0) {
+    let start = end - 1;
+    let cursor = start;
+    start = reachBack[cursor] as number;
+    while (cursor > start) {
+      cursor -= 1;
+      start = Math.min(start, reachBack[cursor] as number);
+    }
+    const slice = messages.slice(start, end);
+    units.push({ start, end, messages: slice, protected: slice.some(isProtected) });
+    end = start;
+  }
+  return units.reverse();
+}
+
+// --- internal helpers ---
+
+/** For each index, the index of the earliest message it must stay with (itself if none). */
+function earliestPartners(messages: readonly Message[]): number[] {
+  const callIndex = new Map<string, number>();
+  return messages.map((message, index) => {
+    if (typeof message.content === 'string') return index;
+    let earliest = index;
+    for (const part of message.content) {
+      if (part.type === 'tool-call') callIndex.set(part.toolCallId, index);
+      else if (part.type === 'tool-result') {
+        const call = callIndex.get(part.toolCallId);
+        if (call !== undefined && call < earliest) earliest = call;
+      }
+    }
+    return earliest;
+  });
+}

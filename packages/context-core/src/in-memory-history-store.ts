@@ -1,0 +1,106 @@
+import type { ArchiveInfo, HistoryStore } from './context-provider.js';
+import { assertConversationId } from './conversation-id.js';
+import { withTokenCount } from './count-tokens.js';
+import { keepNewest } from './keep-newest.js';
+import type { Message } from './message.js';
+import { createTiktokenCounter } from './tiktoken-counter.js';
+import type { TokenCounter } from './token-counter.js';
+import { validateMessages } from './validate-messages.js';
+
+/** Options of {@link createInMemoryHistoryStore}. */
+export interface InMemoryHistoryStoreOptions {
+  /** Counter for cached counts; default `createTiktokenCounter('o200k_base')`. */
+  counter?: TokenCounter;
+}
+
+/**
+ * A {@link HistoryStore} in process memory: for tests, demos and short-lived agents. It keeps
+ * the same promises as the SQLite store (atomic appends, validation against stored calls,
+ * archives that delete nothing) and passes the same conformance suite.
+ */
+export function createInMemoryHistoryStore(
+  options: InMemoryHistoryStoreOptions = {},
+): HistoryStore {
+  const counter = options.counter ?? createTiktokenCounter('o200k_base');
+  const conversations = new Map<string, Conversation>();
+  let nextId = 1;
+
+  const conversation = (conversationId: string): Conversation => {
+    assertConversationId(conversationId);
+    let found = conversations.get(conversationId);
+    if (!found) {
+      found = { active: [], archives: [] };
+      conversations.set(conversationId, found);
+    }
+    return found;
+  };
+
+  return Object.freeze({
+    async append(conversationId: string, input: Message | readonly Message[]): Promise<Message[]> {
+      const target = conversation(conversationId);
+      const batch = Array.isArray(input) ? input : [input as Message];
+      const calls: string[] = [];
+      const answered: string[] = [];
+      for (const stored of target.active) {
+        if (typeof stored.content === 'string') continue;
+        for (const part of stored.content) {
+          if (part.type === 'tool-call') calls.push(part.toolCallId);
+          else if (part.type === 'tool-result') answered.push(part.toolCallId);
+        }
+      }
+      validateMessages(batch, { knownToolCallIds: calls, answeredToolCallIds: answered });
+      const stored = batch.map((message: Message) => {
+        const { tokens: _tokens, tokenCounter: _counter, ...rest } = jsonCopy(message);
+        return withTokenCount({ ...rest, id: `m${nextId++}` }, counter);
+      });
+      target.active.push(...stored);
+      return jsonCopy(stored);
+    },
+    async getHistory(
+      conversationId: string,
+      historyOptions: { limit?: number } = {},
+    ): Promise<Message[]> {
+      return jsonCopy(keepNewest(conversation(conversationId).active, historyOptions.limit));
+    },
+    async archive(conversationId: string): Promise<{ archiveId: string; count: number }> {
+      const target = conversation(conversationId);
+      const archiveId = crypto.randomUUID();
+      const count = target.active.length;
+      if (count > 0) {
+        target.archives.push({
+          archiveId,
+          count,
+          archivedAt: new Date().toISOString(),
+          messages: target.active,
+        });
+        target.active = [];
+      }
+      return { archiveId, count };
+    },
+    async listArchives(conversationId: string): Promise<ArchiveInfo[]> {
+      return conversation(conversationId).archives.map(({ archiveId, count, archivedAt }) => ({
+        archiveId,
+        count,
+        archivedAt,
+      }));
+    },
+    async getArchive(conversationId: string, archiveId: string): Promise<Message[]> {
+      const found = conversation(conversationId).archives.find(
+        (archive) => archive.archiveId === archiveId,
+      );
+      return jsonCopy(found?.messages ?? []);
+    },
+  } satisfies HistoryStore);
+}
+
+// --- internal helpers ---
+
+interface Conversation {
+  active: Message[];
+  archives: (ArchiveInfo & { messages: Message[] })[];
+}
+
+/** A deep copy through JSON, as a persistent store would keep it. */
+function jsonCopy<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}

@@ -1,0 +1,65 @@
+import { assertToolOutput } from './assert-tool-output.js';
+import { ContextError } from './context-error.js';
+import { queryToolOutput } from './query-tool-output.js';
+import {
+  assertToolOutputRef,
+  createToolOutputRef,
+  unknownToolOutputRef,
+} from './tool-output-ref.js';
+import type { ToolOutputMeta, ToolOutputStore } from './tool-output-store.js';
+
+/** Options of {@link createInMemoryToolOutputStore}. */
+export interface InMemoryToolOutputStoreOptions {
+  /** Most UTF-8 bytes of output kept; the least recently used are evicted first. Default 64 MiB. */
+  maxBytes?: number;
+}
+
+/**
+ * A {@link ToolOutputStore} in process memory, bounded by bytes: when a new output would exceed
+ * `maxBytes`, the least recently used outputs (by `put` or `get`) are evicted, and reading an
+ * evicted reference fails with `unknown_ref`. An output larger than `maxBytes` is rejected.
+ */
+export function createInMemoryToolOutputStore(
+  options: InMemoryToolOutputStoreOptions = {},
+): ToolOutputStore {
+  const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
+  if (!Number.isInteger(maxBytes) || maxBytes <= 0) {
+    throw new ContextError({
+      code: 'invalid_option',
+      message: `In-memory tool output store maxBytes must be a positive whole number, got ${String(maxBytes)}.`,
+    });
+  }
+  const entries = new Map<string, { output: string; meta: ToolOutputMeta; bytes: number }>();
+  let usedBytes = 0;
+
+  return Object.freeze({
+    async put(output: string, meta: ToolOutputMeta): Promise<string> {
+      assertToolOutput(output, meta);
+      const bytes = Buffer.byteLength(output, 'utf8');
+      if (bytes > maxBytes) {
+        throw new ContextError({
+          code: 'invalid_option',
+          message: `A ${bytes}-byte output of ${meta.toolName} is larger than the store's maxBytes (${maxBytes}).`,
+          details: { bytes, maxBytes },
+        });
+      }
+      for (const [ref, entry] of entries) {
+        if (usedBytes + bytes <= maxBytes) break;
+        entries.delete(ref);
+        usedBytes -= entry.bytes;
+      }
+      const ref = createToolOutputRef();
+      entries.set(ref, { output, meta: structuredClone(meta), bytes });
+      usedBytes += bytes;
+      return ref;
+    },
+    async get(ref, query) {
+      assertToolOutputRef(ref);
+      const entry = entries.get(ref);
+      if (!entry) throw unknownToolOutputRef(ref);
+      entries.delete(ref);
+      entries.set(ref, entry);
+      return queryToolOutput(ref, entry.output, structuredClone(entry.meta), query);
+    },
+  } satisfies ToolOutputStore);
+}

@@ -1,0 +1,113 @@
+export { throwIfAborted } from './abort.js';
+export { assertToolOutput } from './assert-tool-output.js';
+export { composeCompressors } from './compose-compressors.js';
+export type {
+  CompressContext,
+  CompressionReport,
+  CompressionStep,
+  CompressResult,
+  ContextCompressor,
+} from './context-compressor.js';
+export { ContextError, type ContextErrorCode, type ContextErrorOptions } from './context-error.js';
+export {
+  type BuildInput,
+  type BuildResult,
+  type ContextPipeline,
+  type ContextPipelineOptions,
+  createContextPipeline,
+  defaultReserveTokens,
+} from './context-pipeline.js';
+export type {
+  ArchiveInfo,
+  ContextProvider,
+  GetHistoryOptions,
+  HistoryStore,
+} from './context-provider.js';
+export { assertConversationId } from './conversation-id.js';
+export {
+  countMessageTokens,
+  countTokens,
+  hasValidTokenCount,
+  MESSAGE_OVERHEAD_TOKENS,
+  TOOL_CALL_OVERHEAD_TOKENS,
+  TOOL_RESULT_OVERHEAD_TOKENS,
+  withContent,
+  withTokenCount,
+} from './count-tokens.js';
+export {
+  type DefineCompressorOptions,
+  defineCompressor,
+  type StageInput,
+  type StageOutput,
+} from './define-compressor.js';
+export type {
+  ContextCompressedEvent,
+  ContextEvent,
+  EventSink,
+  EventStore,
+  GenericContextEvent,
+  ListEventsOptions,
+} from './event-sink.js';
+export { groupUnits, type MessageUnit } from './group-units.js';
+export { createHeuristicCounter } from './heuristic-counter.js';
+export { createInMemoryEventStore } from './in-memory-event-store.js';
+export {
+  createInMemoryHistoryStore,
+  type InMemoryHistoryStoreOptions,
+} from './in-memory-history-store.js';
+export {
+  createInMemoryToolOutputStore,
+  type InMemoryToolOutputStoreOptions,
+} from './in-memory-tool-output-store.js';
+export { assertValidLimit, keepNewest } from './keep-newest.js';
+export {
+  isProtected,
+  isSummary,
+  type Message,
+  messageParts,
+  messageText,
+  type Part,
+  ROLES,
+  type Role,
+  type TextPart,
+  type ThinkingPart,
+  type ToolCallPart,
+  type ToolResultPart,
+  toolCallsOf,
+  toolResultsOf,
+} from './message.js';
+export {
+  FALLBACK_MODEL_LIMITS,
+  getModelInfo,
+  MODEL_TABLE,
+  type ModelInfo,
+  type ModelInfoOptions,
+  type ModelLimits,
+} from './model-table.js';
+export type { AssembleInput, PromptAssembler } from './prompt-assembler.js';
+export {
+  GREP_TIME_LIMIT_MS,
+  MAX_GREP_PATTERN_CHARS,
+  queryToolOutput,
+} from './query-tool-output.js';
+export { createTiktokenCounter, type TiktokenEncodingName } from './tiktoken-counter.js';
+export {
+  assertValidBudget,
+  budgetLimit,
+  deriveHistoryBudget,
+  type HistoryBudgetOptions,
+  type TokenBudget,
+} from './token-budget.js';
+export type { TokenCounter } from './token-counter.js';
+export {
+  assertToolOutputRef,
+  createToolOutputRef,
+  unknownToolOutputRef,
+} from './tool-output-ref.js';
+export type {
+  ToolOutputMeta,
+  ToolOutputQuery,
+  ToolOutputSlice,
+  ToolOutputStore,
+} from './tool-output-store.js';
+export { type ValidateMessagesOptions, validateMessages } from './validate-messages.js';

@@ -1,0 +1,198 @@
+import type { CompressionReport } from '../context-compressor.js';
+import { countMessageTokens, countTokens } from '../count-tokens.js';
+import { groupUnits } from '../group-units.js';
+import { isProtected, isSummary, type Message } from '../message.js';
+import { budgetLimit, type TokenBudget } from '../token-budget.js';
+import type { TokenCounter } from '../token-counter.js';
+
+/** One compression to check: what went in, what came out. */
+export interface CompressionCase {
+  input: readonly Message[];
+  output: readonly Message[];
+  report: CompressionReport;
+  budget: TokenBudget;
+  counter: TokenCounter;
+}
+
+/** A {@link CompressionCase} with its token totals counted once. */
+export interface MeasuredCompressionCase extends CompressionCase {
+  /** Tokens of the input. */
+  inputTokens: number;
+  /** Tokens of the output. */
+  outputTokens: number;
+  /** Tokens the output must fit. */
+  limit: number;
+}
+
+/** Counts a case's totals once, for the invariants to share. */
+export function measureCompressionCase(compression: CompressionCase): MeasuredCompressionCase {
+  return {
+    ...compression,
+    inputTokens: countTokens(compression.input, compression.counter),
+    outputTokens: countTokens(compression.output, compression.counter),
+    limit: budgetLimit(compression.budget),
+  };
+}
+
+/**
+ * Checks on a compression, each returning a description of the violation or `undefined`.
+ * They encode the `ContextCompressor` contract and are what the conformance suite asserts.
+ */
+export const compressionInvariants = Object.freeze({
+  /** The output fits the budget whenever the system, pinned and newest unit can; it is never empty for a non-empty input. */
+  fitsBudget({
+    input,
+    output,
+    counter,
+    outputTokens,
+    limit,
+  }: MeasuredCompressionCase): string | undefined {
+    if (input.length > 0 && output.length === 0) return 'a non-empty history came out empty';
+    if (outputTokens <= limit || mandatoryTokens(input, counter) > limit) return undefined;
+    return `output has ${outputTokens} tokens, over the limit of ${limit}`;
+  },
+
+  /** Every tool result has its call earlier in the output, and a kept call keeps all its results. */
+  toolPairsIntact({ input, output }: MeasuredCompressionCase): string | undefined {
+    const resultsInInput = new Set<string>();
+    for (const message of input) for (const id of resultIds(message)) resultsInInput.add(id);
+    const calls = new Set<string>();
+    const results = new Set<string>();
+    for (const [index, message] of output.entries()) {
+      for (const id of callIds(message)) calls.add(id);
+      for (const id of resultIds(message)) {
+        if (!calls.has(id)) return `output ${index} holds result ${id} without its call before it`;
+        results.add(id);
+      }
+    }
+    for (const id of calls) {
+      if (resultsInInput.has(id) && !results.has(id))
+        return `call ${id} was kept without its result`;
+    }
+    return undefined;
+  },
+
+  /** Messages keep their relative order, ids come from the input (or mark a summary) and keep their roles. */
+  orderKept({ input, output }: MeasuredCompressionCase): string | undefined {
+    const position = new Map<string, number>();
+    input.forEach((message, index) => {
+      if (message.id !== undefined) position.set(message.id, index);
+    });
+    let previous = -1;
+    for (const [index, message] of output.entries()) {
+      if (message.id === undefined || !position.has(message.id)) {
+        if (isSummary(message)) continue;
+        return `output ${index} (id ${String(message.id)}) is not from the input and is not a summary`;
+      }
+      const at = position.get(message.id) as number;
+      if (at <= previous) return `output ${index} (id ${message.id}) is out of order`;
+      if (input[at]?.role !== message.role)
+        return `output ${index} (id ${message.id}) changed role`;
+      previous = at;
+    }
+    return undefined;
+  },
+
+  /** Every system and pinned message of the input is in the output. */
+  protectedKept({ input, output }: MeasuredCompressionCase): string | undefined {
+    const kept = new Set(output.map((message) => message.id));
+    const lost = input.find((message) => isProtected(message) && !kept.has(message.id));
+    return lost ? `protected message ${lost.id} (${lost.role}) was dropped` : undefined;
+  },
+
+  /** The output never has more tokens than the input. */
+  neverGrows({ inputTokens, outputTokens }: MeasuredCompressionCase): string | undefined {
+    return outputTokens > inputTokens
+      ? `output grew from ${inputTokens} to ${outputTokens} tokens`
+      : undefined;
+  },
+
+  /** A history that already fits comes back with the same content. */
+  unchangedWhenFits({
+    input,
+    output,
+    inputTokens,
+    limit,
+  }: MeasuredCompressionCase): string | undefined {
+    if (inputTokens > limit) return undefined;
+    return JSON.stringify(output) === JSON.stringify(input)
+      ? undefined
+      : 'a history that fits was changed';
+  },
+
+  /** Cached counts on the output are the counts the counter gives. */
+  cachedCountsTrue({ output, counter }: MeasuredCompressionCase): string | undefined {
+    for (const [index, message] of output.entries()) {
+      if (message.tokenCounter !== counter.name) continue;
+      const { tokens, tokenCounter: _name, ...fresh } = message;
+      const actual = countMessageTokens(fresh, counter);
+      if (tokens !== actual) return `output ${index} caches ${tokens} tokens but has ${actual}`;
+    }
+    return undefined;
+  },
+
+  /** The report's counts are those of the input and output, and its steps chain up. */
+  reportTrue({
+    input,
+    output,
+    report,
+    inputTokens,
+    outputTokens,
+    limit,
+  }: MeasuredCompressionCase): string | undefined {
+    const expected: Partial<CompressionReport> = {
+      originalCount: input.length,
+      compressedCount: output.length,
+      originalTokens: inputTokens,
+      estimatedTokens: outputTokens,
+      budgetTokens: limit,
+    };
+    for (const [key, value] of Object.entries(expected)) {
+      const actual = report[key as keyof CompressionReport];
+      if (actual !== value) return `report ${key} is ${String(actual)}, expected ${String(value)}`;
+    }
+    if (report.steps.length === 0) return 'report has no steps';
+    let tokens = report.originalTokens;
+    for (const step of report.steps) {
+      if (step.tokensBefore !== tokens)
+        return `step ${step.name} starts at ${step.tokensBefore} tokens, expected ${tokens}`;
+      if (step.tokensAfter > step.tokensBefore) return `step ${step.name} grew the history`;
+      for (const field of ['truncated', 'masked', 'dropped', 'summarized'] as const) {
+        if (!Number.isInteger(step[field]) || step[field] < 0)
+          return `step ${step.name} has ${field} = ${step[field]}`;
+      }
+      tokens = step.tokensAfter;
+    }
+    if (tokens !== report.estimatedTokens)
+      return `the last step ends at ${tokens}, not ${report.estimatedTokens}`;
+    const dropped = report.steps.reduce((sum, step) => sum + step.dropped, 0);
+    const summarized = report.steps.reduce((sum, step) => sum + step.summarized, 0);
+    const added = output.filter(isSummary).length - input.filter(isSummary).length;
+    if (summarized === 0 && input.length - dropped + Math.max(0, added) !== output.length) {
+      return `steps report ${dropped} dropped, but ${input.length - output.length} messages are gone`;
+    }
+    return undefined;
+  },
+});
+
+/** Tokens of what a compressor must keep: system and pinned units plus the newest unit. */
+export function mandatoryTokens(messages: readonly Message[], counter: TokenCounter): number {
+  const units = groupUnits(messages);
+  let total = 0;
+  units.forEach((unit, index) => {
+    if (unit.protected || index === units.length - 1) total += countTokens(unit.messages, counter);
+  });
+  return total;
+}
+
+// --- internal helpers ---
+
+function callIds(message: Message): string[] {
+  if (typeof message.content === 'string') return [];
+  return message.content.flatMap((part) => (part.type === 'tool-call' ? [part.toolCallId] : []));
+}
+
+function resultIds(message: Message): string[] {
+  if (typeof message.content === 'string') return [];
+  return message.content.flatMap((part) => (part.type === 'tool-result' ? [part.toolCallId] : []));
+}

@@ -1,0 +1,22 @@
+export {
+  arbitraryHistory,
+  arbitraryHistoryWithBudget,
+  type HistoryArbitraryOptions,
+} from './arbitraries.js';
+export {
+  type CompressionCase,
+  compressionInvariants,
+  type MeasuredCompressionCase,
+  mandatoryTokens,
+  measureCompressionCase,
+} from './compression-invariants.js';
+export { deepFreeze } from './deep-freeze.js';
+export { SAMPLE_TEXT_KINDS, type SampleTextKind, sampleText } from './sample-text.js';
+export {
+  type CompressorGuarantees,
+  type TestCompressorOptions,
+  testCompressor,
+} from './test-compressor.js';
+export { type TestEventStoreOptions, testEventStore } from './test-event-store.js';
+export { type TestHistoryStoreOptions, testHistoryStore } from './test-history-store.js';
+export { type TestToolOutputStoreOptions, testToolOutputStore } from './test-tool-output-store.js';

@@ -1,0 +1,121 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { ContextCompressor } from '../context-compressor.js';
+import { createHeuristicCounter } from '../heuristic-counter.js';
+import type { Message } from '../message.js';
+import type { TokenBudget } from '../token-budget.js';
+import type { TokenCounter } from '../token-counter.js';
+import { arbitraryHistoryWithBudget, type HistoryArbitraryOptions } from './arbitraries.js';
+import { compressionInvariants, measureCompressionCase } from './compression-invariants.js';
+import { deepFreeze } from './deep-freeze.js';
+
+/** What a compressor under test promises beyond the invariants every compressor keeps. */
+export interface CompressorGuarantees {
+  /** The output fits the budget whenever the system, pinned and newest unit can; default true. */
+  fitsBudget?: boolean;
+  /** A history that already fits comes back unchanged; default true. */
+  unchangedWhenFits?: boolean;
+}
+
+/** Options of {@link testCompressor}. */
+export interface TestCompressorOptions {
+  /** Name of the `describe` block. */
+  name: string;
+  /** Makes the compressor under test. */
+  create: () => ContextCompressor;
+  /** Counter for budgets; default the heuristic counter (fast). */
+  counter?: TokenCounter;
+  /** Random histories each invariant is checked on; default 1,000. */
+  numRuns?: number;
+  /** Promises the compressor makes; strategies that only reshape switch some off. */
+  guarantees?: CompressorGuarantees;
+  /** Shape of the random histories. */
+  histories?: HistoryArbitraryOptions;
+  /** Timeout of each property, in milliseconds; default 120,000. */
+  timeout?: number;
+}
+
+type InvariantName = keyof typeof compressionInvariants;
+
+/**
+ * The compressor conformance suite: registers vitest tests that check, over random agent
+ * histories and budgets (deep-frozen inputs, counts cached in half of them), every promise of the
+ * `ContextCompressor` contract. Each random case is checked against every invariant that
+ * applies: within budget, tool pairs intact, order kept, system and pinned kept, never grows,
+ * unchanged when it fits, cached counts true, a true report; then determinism and no mutation,
+ * empty input and malformed budgets.
+ */
+export function testCompressor(options: TestCompressorOptions): void {
+  const counter = options.counter ?? createHeuristicCounter();
+  const numRuns = options.numRuns ?? 1_000;
+  const timeout = options.timeout ?? 120_000;
+  const { fitsBudget = true, unchangedWhenFits = true } = options.guarantees ?? {};
+  const invariants = (Object.keys(compressionInvariants) as InvariantName[]).filter(
+    (name) =>
+      (name !== 'fitsBudget' || fitsBudget) && (name !== 'unchangedWhenFits' || unchangedWhenFits),
+  );
+  const cases = arbitraryHistoryWithBudget(counter, options.histories);
+
+  const run = async (messages: Message[], budget: TokenBudget) => {
+    const input = deepFreeze(messages);
+    const { messages: output, report } = await options
+      .create()
+      .compress(input, deepFreeze(budget), { counter });
+    return { input, output, report, budget, counter };
+  };
+
+  describe(`${options.name} (compressor conformance)`, () => {
+    it(`keeps ${invariants.join(', ')} over ${numRuns} random histories`, { timeout }, async () => {
+      await fc.assert(
+        fc.asyncProperty(cases, async ({ messages, budget }) => {
+          const measured = measureCompressionCase(await run(messages, budget));
+          for (const name of invariants) {
+            const violation = compressionInvariants[name](measured);
+            if (violation) throw new Error(`${name}: ${violation}`);
+          }
+        }),
+        { numRuns },
+      );
+    });
+
+    it(`does not mutate its input and is deterministic over ${numRuns} random histories`, {
+      timeout,
+    }, async () => {
+      await fc.assert(
+        fc.asyncProperty(cases, async ({ messages, budget }) => {
+          const snapshot = JSON.stringify(messages);
+          const first = await run(messages, budget);
+          const second = await run(structuredClone(messages), budget);
+          expect(JSON.stringify(messages)).toBe(snapshot);
+          expect(second.output).toEqual(first.output);
+          expect(second.report).toEqual(first.report);
+        }),
+        { numRuns },
+      );
+    });
+
+    it('returns nothing for an empty history', async () => {
+      const { output, report } = await run([], { maxTokens: 100 });
+      expect(output).toEqual([]);
+      expect(report).toMatchObject({
+        originalCount: 0,
+        compressedCount: 0,
+        originalTokens: 0,
+        estimatedTokens: 0,
+      });
+    });
+
+    it('rejects a malformed budget with a ContextError', async () => {
+      const compressor = options.create();
+      for (const budget of [
+        { maxTokens: -1 },
+        { maxTokens: Number.NaN },
+        { maxTokens: 10, reserveTokens: 20 },
+      ]) {
+        await expect(compressor.compress([], budget, { counter })).rejects.toMatchObject({
+          code: 'invalid_budget',
+        });
+      }
+    });
+  });
+}

@@ -1,0 +1,290 @@
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ContextError } from '../context-error.js';
+import type { HistoryStore } from '../context-provider.js';
+import { countMessageTokens } from '../count-tokens.js';
+import type { Message } from '../message.js';
+import type { TokenCounter } from '../token-counter.js';
+import { arbitraryHistory } from './arbitraries.js';
+import { deepFreeze } from './deep-freeze.js';
+
+/** Options of {@link testHistoryStore}. */
+export interface TestHistoryStoreOptions<Store extends HistoryStore> {
+  /** Name of the `describe` block. */
+  name: string;
+  /** The counter the store caches counts with. */
+  counter: TokenCounter;
+  /** Makes an empty store. */
+  create: () => Promise<Store>;
+  /** Opens the same data again through a new connection, to prove persistence. */
+  reopen?: (store: Store) => Promise<Store>;
+  /** Releases a store (close connections, remove files). */
+  destroy?: (store: Store) => Promise<void>;
+  /** Random histories in the round-trip property; default 100 (each is a real append). */
+  numRuns?: number;
+}
+
+/**
+ * The provider conformance suite: registers vitest tests that every {@link HistoryStore} must
+ * pass: empty and isolated conversations, order across batches, ids and cached counts, exact
+ * round trips, `limit` that never splits a tool call from its results, atomic validated appends
+ * (a result may answer a call stored earlier), archives that delete nothing, copies in and out,
+ * concurrent appends that never interleave, and persistence when `reopen` is given.
+ */
+export function testHistoryStore<Store extends HistoryStore>(
+  options: TestHistoryStoreOptions<Store>,
+): void {
+  const { counter } = options;
+  const open: Store[] = [];
+  const create = async () => {
+    const store = await options.create();
+    open.push(store);
+    return store;
+  };
+
+  describe(`${options.name} (history store conformance)`, () => {
+    afterEach(async () => {
+      for (const store of open.splice(0)) await options.destroy?.(store);
+    });
+
+    it('returns an empty history for an unknown conversation', async () => {
+      const store = await create();
+      expect(await store.getHistory('nobody')).toEqual([]);
+    });
+
+    it('appends with ids and cached counts, and reads back oldest first across batches', async () => {
+      const store = await create();
+      const first = await store.append('c1', [user('one'), assistant('two')]);
+      const second = await store.append('c1', user('three'));
+      const stored = [...first, ...second];
+      expect(stored.map((message) => message.content)).toEqual(['one', 'two', 'three']);
+      expect(new Set(stored.map((message) => message.id)).size).toBe(3);
+      for (const message of stored) {
+        expect(typeof message.id).toBe('string');
+        expect(message.tokenCounter).toBe(counter.name);
+        const { tokens, tokenCounter: _name, ...fresh } = message;
+        expect(tokens).toBe(countMessageTokens(fresh, counter));
+      }
+      expect(await store.getHistory('c1')).toEqual(stored);
+    });
+
+    it('keeps conversations apart', async () => {
+      const store = await create();
+      await store.append('a', user('for a'));
+      await store.append('b', user('for b'));
+      expect((await store.getHistory('a')).map((message) => message.content)).toEqual(['for a']);
+      expect((await store.getHistory('b')).map((message) => message.content)).toEqual(['for b']);
+    });
+
+    it('round-trips any valid history exactly', async () => {
+      const store = await create();
+      let conversation = 0;
+      await fc.assert(
+        fc.asyncProperty(
+          arbitraryHistory({ maxTurns: 4, maxOutputChars: 5_000 }),
+          async (history) => {
+            const id = `round-trip-${conversation++}`;
+            const input = deepFreeze(history.map(({ id: _id, ...message }) => message));
+            const stored = await store.append(id, input);
+            const loaded = await store.getHistory(id);
+            expect(loaded).toEqual(stored);
+            expect(loaded.map(withoutStoreFields)).toEqual(input);
+          },
+        ),
+        { numRuns: options.numRuns ?? 100 },
+      );
+    });
+
+    it('keeps the newest messages under a limit without splitting a tool call from its results', async () => {
+      const store = await create();
+      await store.append('c', [
+        user('old'),
+        call('x1', 'first'),
+        result('x1', 'r1'),
+        call('x2', 'second', 'x3'),
+        result('x2', 'r2'),
+        result('x3', 'r3'),
+        assistant('answer'),
+      ]);
+      const contents = async (limit: number) =>
+        (await store.getHistory('c', { limit })).map((message) => message.role);
+      expect(await contents(1)).toEqual(['assistant']);
+      expect(await contents(2)).toEqual(['assistant', 'tool', 'tool', 'assistant']);
+      expect(await contents(3)).toEqual(['assistant', 'tool', 'tool', 'assistant']);
+      expect(await contents(4)).toEqual(['assistant', 'tool', 'tool', 'assistant']);
+      expect(await contents(5)).toEqual([
+        'assistant',
+        'tool',
+        'assistant',
+        'tool',
+        'tool',
+        'assistant',
+      ]);
+      expect(await contents(0)).toEqual([]);
+      expect(await contents(100)).toHaveLength(7);
+    });
+
+    it('accepts a tool result that answers a call stored earlier', async () => {
+      const store = await create();
+      await store.append('c', [user('go'), call('t1', 'read')]);
+      await store.append('c', result('t1', 'done'));
+      expect(await store.getHistory('c')).toHaveLength(3);
+    });
+
+    it('rejects an invalid batch before writing any of it', async () => {
+      const store = await create();
+      await store.append('c', user('kept'));
+      const invalid: unknown[] = [
+        [user('fine'), { role: 'robot', content: 'x' }],
+        [user('fine'), result('missing', 'orphan')],
+        [call('d1', 'a'), call('d1', 'b')],
+        [{ role: 'user', content: 42 }],
+      ];
+      for (const batch of invalid) {
+        const error = await store
+          .append('c', batch as Message[])
+          .catch((caught: unknown) => caught);
+        expect(ContextError.isInstance(error, 'invalid_message')).toBe(true);
+      }
+      expect((await store.getHistory('c')).map((message) => message.content)).toEqual(['kept']);
+    });
+
+    it('rejects a second result for a call answered earlier', async () => {
+      const store = await create();
+      await store.append('c', [call('t1', 'read'), result('t1', 'done')]);
+      await expect(store.append('c', result('t1', 'again'))).rejects.toMatchObject({
+        code: 'invalid_message',
+      });
+      expect(await store.getHistory('c')).toHaveLength(2);
+    });
+
+    it('archives active messages without deleting them', async () => {
+      const store = await create();
+      const stored = await store.append('c', [
+        user('one'),
+        call('t1', 'read'),
+        result('t1', 'out'),
+      ]);
+      const { archiveId, count } = await store.archive('c');
+      expect(count).toBe(3);
+      expect(await store.getHistory('c')).toEqual([]);
+      expect(await store.getArchive('c', archiveId)).toEqual(stored);
+      await store.append('c', user('after reset'));
+      await expect(store.append('c', result('t1', 'late'))).rejects.toMatchObject({
+        code: 'invalid_message',
+      });
+      const second = await store.archive('c');
+      const archives = await store.listArchives('c');
+      expect(archives.map((archive) => [archive.archiveId, archive.count])).toEqual([
+        [archiveId, 3],
+        [second.archiveId, 1],
+      ]);
+      for (const archive of archives)
+        expect(Number.isNaN(Date.parse(archive.archivedAt))).toBe(false);
+      expect(await store.archive('c')).toMatchObject({ count: 0 });
+      expect(await store.listArchives('c')).toHaveLength(2);
+      expect(await store.getArchive('c', 'no-such-archive')).toEqual([]);
+    });
+
+    it('hands out copies: changing what it returned or was given changes nothing stored', async () => {
+      const store = await create();
+      const input: Message = {
+        role: 'user',
+        content: [{ type: 'text', text: 'original' }],
+        meta: { pinned: true },
+      };
+      const [stored] = await store.append('c', input);
+      (input.content as { text: string }[])[0]!.text = 'changed input';
+      (stored!.content as { text: string }[])[0]!.text = 'changed output';
+      const [loaded] = await store.getHistory('c');
+      (loaded!.meta as Record<string, unknown>).pinned = false;
+      const [again] = await store.getHistory('c');
+      expect(again!.content).toEqual([{ type: 'text', text: 'original' }]);
+      expect(again!.meta).toEqual({ pinned: true });
+    });
+
+    it('never interleaves concurrent batches', async () => {
+      const store = await create();
+      const batches = Array.from({ length: 8 }, (_, batch) =>
+        Array.from({ length: 5 }, (_, index) => user(`${batch}:${index}`)),
+      );
+      await Promise.all(batches.map((batch) => store.append('c', batch)));
+      const contents = (await store.getHistory('c')).map((message) => message.content as string);
+      expect(contents).toHaveLength(40);
+      for (let start = 0; start < 40; start += 5) {
+        const batch = contents[start]!.split(':')[0];
+        expect(contents.slice(start, start + 5)).toEqual(
+          [0, 1, 2, 3, 4].map((index) => `${batch}:${index}`),
+        );
+      }
+    });
+
+    it('rejects an empty conversation id and a malformed limit', async () => {
+      const store = await create();
+      await expect(store.append('', user('x'))).rejects.toMatchObject({ code: 'invalid_option' });
+      await expect(store.getHistory('c', { limit: -1 })).rejects.toMatchObject({
+        code: 'invalid_option',
+      });
+      await expect(store.getHistory('c', { limit: 1.5 })).rejects.toMatchObject({
+        code: 'invalid_option',
+      });
+    });
+
+    const reopen = options.reopen;
+    if (reopen) {
+      it('keeps everything after being reopened', async () => {
+        const store = await create();
+        const stored = await store.append('c', [
+          user('persist'),
+          call('t1', 'read'),
+          result('t1', 'out'),
+        ]);
+        const { archiveId } = await store.archive('c');
+        const active = await store.append('c', user('active'));
+        const reopened = await reopen(store);
+        open.push(reopened);
+        expect(await reopened.getHistory('c')).toEqual(active);
+        expect(await reopened.getArchive('c', archiveId)).toEqual(stored);
+        await reopened.append('c', user('more'));
+        expect(await reopened.getHistory('c')).toHaveLength(2);
+      });
+    }
+  });
+}
+
+// --- internal helpers ---
+
+function user(content: string): Message {
+  return { role: 'user', content };
+}
+
+function assistant(content: string): Message {
+  return { role: 'assistant', content };
+}
+
+function call(id: string, text: string, ...more: string[]): Message {
+  return {
+    role: 'assistant',
+    content: [
+      { type: 'text', text },
+      ...[id, ...more].map((toolCallId) => ({
+        type: 'tool-call' as const,
+        toolCallId,
+        toolName: 'read_file',
+        input: { path: toolCallId },
+      })),
+    ],
+  };
+}
+
+function result(id: string, output: string): Message {
+  return {
+    role: 'tool',
+    content: [{ type: 'tool-result', toolCallId: id, toolName: 'read_file', output }],
+  };
+}
+
+function withoutStoreFields(message: Message): Message {
+  const { id: _id, tokens: _tokens, tokenCounter: _counter, ...rest } = message;
+  return rest;
+}

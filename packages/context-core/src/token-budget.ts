@@ -1,0 +1,104 @@
+import { ContextError } from './context-error.js';
+
+/** How many tokens a compressor may return. */
+export interface TokenBudget {
+  /** Total tokens allowed. */
+  maxTokens: number;
+  /** Tokens of `maxTokens` kept free (for the answer); the output must fit `maxTokens - reserveTokens`. */
+  reserveTokens?: number;
+  /** Optional cap on characters per message, for strategies that truncate by characters. */
+  maxChars?: number;
+}
+
+/** Options of {@link deriveHistoryBudget}. */
+export interface HistoryBudgetOptions {
+  /** The model's context window in tokens. */
+  contextWindow: number;
+  /** Tokens kept free for the model's answer. */
+  reserveTokens?: number;
+  /** Tokens of the system prompt. */
+  systemTokens?: number;
+  /** Tokens of the new input. */
+  inputTokens?: number;
+  /** Optional per-message character cap, passed through. */
+  maxChars?: number;
+}
+
+/**
+ * The tokens a compressor may use under `budget`: `maxTokens - reserveTokens`.
+ * Throws a {@link ContextError} (`invalid_budget`) for a malformed budget.
+ */
+export function budgetLimit(budget: TokenBudget): number {
+  assertValidBudget(budget);
+  return budget.maxTokens - (budget.reserveTokens ?? 0);
+}
+
+/**
+ * Checks a budget: every number finite and not negative, `maxTokens` an integer and
+ * `reserveTokens` not above it. Throws a {@link ContextError} (`invalid_budget`) naming the field.
+ */
+export function assertValidBudget(budget: TokenBudget, source?: string): void {
+  if (typeof budget !== 'object' || budget === null) {
+    throw new ContextError({
+      code: 'invalid_budget',
+      source,
+      message: 'A token budget must be an object.',
+    });
+  }
+  checkCount('maxTokens', budget.maxTokens, source);
+  if (budget.reserveTokens !== undefined) checkCount('reserveTokens', budget.reserveTokens, source);
+  if (budget.maxChars !== undefined) checkCount('maxChars', budget.maxChars, source);
+  if ((budget.reserveTokens ?? 0) > budget.maxTokens) {
+    throw new ContextError({
+      code: 'invalid_budget',
+      source,
+      message: `Budget reserveTokens (${budget.reserveTokens}) exceeds maxTokens (${budget.maxTokens}).`,
+      details: { maxTokens: budget.maxTokens, reserveTokens: budget.reserveTokens },
+    });
+  }
+}
+
+/**
+ * The budget left for history in a model window:
+ * `contextWindow - systemTokens - inputTokens - reserveTokens`. Throws a {@link ContextError}
+ * (`invalid_budget`) for a negative, NaN or infinite number, and (`budget_exceeded`) when the
+ * system prompt, input and reserve alone do not fit the window.
+ */
+export function deriveHistoryBudget(options: HistoryBudgetOptions): TokenBudget {
+  const { contextWindow, reserveTokens = 0, systemTokens = 0, inputTokens = 0, maxChars } = options;
+  checkCount('contextWindow', contextWindow);
+  checkCount('reserveTokens', reserveTokens);
+  checkCount('systemTokens', systemTokens);
+  checkCount('inputTokens', inputTokens);
+  if (maxChars !== undefined) checkCount('maxChars', maxChars);
+  const left = contextWindow - systemTokens - inputTokens - reserveTokens;
+  if (left < 0) {
+    throw new ContextError({
+      code: 'budget_exceeded',
+      message:
+        `The system prompt (${systemTokens} tokens), input (${inputTokens}) and reserve ` +
+        `(${reserveTokens}) need ${systemTokens + inputTokens + reserveTokens} tokens, more than ` +
+        `the context window of ${contextWindow}.`,
+      details: { contextWindow, systemTokens, inputTokens, reserveTokens },
+    });
+  }
+  return maxChars === undefined ? { maxTokens: left } : { maxTokens: left, maxChars };
+}
+
+// --- internal helpers ---
+
+function checkCount(field: string, value: unknown, source?: string): void {
+  if (
+    typeof value !== 'number' ||
+    !Number.isFinite(value) ||
+    value < 0 ||
+    !Number.isInteger(value)
+  ) {
+    throw new ContextError({
+      code: 'invalid_budget',
+      source,
+      message: `Budget ${field} must be a non-negative whole number, got ${String(value)}.`,
+      details: { field, value },
+    });
+  }
+}

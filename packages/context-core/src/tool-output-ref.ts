@@ -1,0 +1,31 @@
+import { randomBytes } from 'node:crypto';
+import { ContextError } from './context-error.js';
+
+const REF_PATTERN = /^toolout_[0-9a-f]{16}$/;
+
+/** A new random tool output reference: `toolout_` and 16 hex digits. */
+export function createToolOutputRef(): string {
+  return `toolout_${randomBytes(8).toString('hex')}`;
+}
+
+/** Throws a {@link ContextError} (`unknown_ref`) unless `ref` has the shape of a reference. */
+export function assertToolOutputRef(ref: unknown, source?: string): asserts ref is string {
+  if (typeof ref !== 'string' || !REF_PATTERN.test(ref)) {
+    throw new ContextError({
+      code: 'unknown_ref',
+      source,
+      message: `${JSON.stringify(ref) ?? String(ref)} is not a tool output reference (expected toolout_ and 16 hex digits).`,
+      details: { ref },
+    });
+  }
+}
+
+/** The {@link ContextError} for a well-formed reference that a store does not hold. */
+export function unknownToolOutputRef(ref: string, source?: string): ContextError {
+  return new ContextError({
+    code: 'unknown_ref',
+    source,
+    message: `No tool output is stored under ${ref}: it was never stored here or has been evicted.`,
+    details: { ref },
+  });
+}

@@ -1,0 +1,150 @@
+import { describe, expect, it } from 'vitest';
+import {
+  countTokens,
+  createContextPipeline,
+  createInMemoryEventStore,
+  createInMemoryHistoryStore,
+  defaultReserveTokens,
+} from '../src/index.js';
+import { call, charCounter, result, user } from './helpers.js';
+import { plainAssembler, referenceTrim } from './reference-compressor.js';
+
+async function setup(budget = { maxTokens: 200, reserveTokens: 50 }) {
+  const provider = createInMemoryHistoryStore({ counter: charCounter });
+  const events = createInMemoryEventStore();
+  const pipeline = createContextPipeline({
+    provider,
+    compressor: referenceTrim(),
+    assembler: plainAssembler,
+    counter: charCounter,
+    budget,
+    events,
+  });
+  return { provider, events, pipeline };
+}
+
+describe('createContextPipeline', () => {
+  it('compresses history to the window less system, input and reserve, then assembles', async () => {
+    const { provider, pipeline } = await setup();
+    await provider.append('c', [
+      user('a'.repeat(40)),
+      call('t1'),
+      result('t1', 'b'.repeat(30)),
+      user('c'.repeat(20)),
+    ]);
+    const { messages, report, historyBudget } = await pipeline.build('c', {
+      system: 'sys',
+      input: 'new question',
+    });
+    const systemTokens = countTokens([{ role: 'system', content: 'sys' }], charCounter);
+    const inputTokens = countTokens([user('new question')], charCounter);
+    expect(historyBudget).toEqual({ maxTokens: 200 - 50 - systemTokens - inputTokens });
+    expect(report.budgetTokens).toBe(historyBudget.maxTokens);
+    expect(report.estimatedTokens).toBeLessThanOrEqual(historyBudget.maxTokens);
+    expect(messages[0]).toEqual({ role: 'system', content: 'sys' });
+    expect(messages.at(-1)).toEqual({ role: 'user', content: 'new question' });
+    expect(countTokens(messages, charCounter)).toBeLessThanOrEqual(200 - 50);
+    expect(messages.map((message) => message.role)).toEqual([
+      'system',
+      'assistant',
+      'tool',
+      'user',
+      'user',
+    ]);
+  });
+
+  it('records exactly one context.compressed event per build, with the report', async () => {
+    const { provider, events, pipeline } = await setup();
+    await provider.append('c', user('hello'));
+    const first = await pipeline.build('c', { system: 's', input: 'one' });
+    await pipeline.build('c', { system: 's', input: 'two' });
+    const recorded = await events.listEvents('c', { type: 'context.compressed' });
+    expect(recorded).toHaveLength(2);
+    expect(recorded[0]).toMatchObject({
+      type: 'context.compressed',
+      conversationId: 'c',
+      payload: {
+        originalCount: first.report.originalCount,
+        compressedCount: first.report.compressedCount,
+        estimatedTokens: first.report.estimatedTokens,
+        budgetTokens: first.report.budgetTokens,
+        steps: first.report.steps,
+      },
+    });
+    expect(await events.listEvents()).toHaveLength(2);
+  });
+
+  it('changes nothing stored', async () => {
+    const { provider, pipeline } = await setup({ maxTokens: 60, reserveTokens: 0 });
+    const stored = await provider.append('c', [
+      user('x'.repeat(30)),
+      user('y'.repeat(30)),
+      user('z'.repeat(30)),
+    ]);
+    const { report } = await pipeline.build('c', { system: 's' });
+    expect(report.compressedCount).toBeLessThan(3);
+    expect(await provider.getHistory('c')).toEqual(stored);
+  });
+
+  it('passes the history limit to the provider', async () => {
+    const provider = createInMemoryHistoryStore({ counter: charCounter });
+    await provider.append('c', [user('1'), user('2'), user('3')]);
+    const pipeline = createContextPipeline({
+      provider,
+      compressor: referenceTrim(),
+      assembler: plainAssembler,
+      counter: charCounter,
+      budget: { maxTokens: 1000 },
+      historyLimit: 2,
+    });
+    const { messages } = await pipeline.build('c', { system: 's' });
+    expect(messages.map((message) => message.content)).toEqual(['s', '2', '3']);
+  });
+
+  it('takes the window from the model table, and warns once for an unknown model', async () => {
+    const provider = createInMemoryHistoryStore({ counter: charCounter });
+    const events = createInMemoryEventStore();
+    const known = createContextPipeline({
+      provider,
+      compressor: referenceTrim(),
+      assembler: plainAssembler,
+      counter: charCounter,
+      model: 'moonshot-v1-8k',
+    });
+    expect(known.budget).toEqual({ maxTokens: 8192, reserveTokens: defaultReserveTokens(8192) });
+    expect(defaultReserveTokens(8192)).toBe(2048);
+    expect(defaultReserveTokens(200_000)).toBe(8192);
+    const unknown = createContextPipeline({
+      provider,
+      compressor: referenceTrim(),
+      assembler: plainAssembler,
+      counter: charCounter,
+      model: 'house-model',
+      events,
+    });
+    await unknown.build('c', { system: 's' });
+    await unknown.build('c', { system: 's' });
+    const warnings = await events.listEvents('c', { type: 'context.model_unknown' });
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.payload).toMatchObject({ model: 'house-model', contextWindow: 8192 });
+  });
+
+  it('rejects missing or bad budgets and an input that cannot fit', async () => {
+    const provider = createInMemoryHistoryStore({ counter: charCounter });
+    const base = {
+      provider,
+      compressor: referenceTrim(),
+      assembler: plainAssembler,
+      counter: charCounter,
+    };
+    expect(() => createContextPipeline(base)).toThrow(/needs a budget or a model/);
+    expect(() => createContextPipeline({ ...base, budget: { maxTokens: -5 } })).toThrow(
+      /maxTokens/,
+    );
+    const tiny = createContextPipeline({ ...base, budget: { maxTokens: 10 } });
+    await expect(tiny.build('c', { system: 'a long system prompt' })).rejects.toMatchObject({
+      code: 'budget_exceeded',
+    });
+    await expect(tiny.build('', { system: '' })).rejects.toMatchObject({ code: 'invalid_option' });
+  });
+});

@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import {
+  countMessageTokens,
+  countTokens,
+  MESSAGE_OVERHEAD_TOKENS,
+  type Message,
+  TOOL_CALL_OVERHEAD_TOKENS,
+  TOOL_RESULT_OVERHEAD_TOKENS,
+  withContent,
+  withTokenCount,
+} from '../src/index.js';
+import { charCounter } from './helpers.js';
+
+describe('countMessageTokens', () => {
+  it('adds the per-message overhead to text', () => {
+    expect(countMessageTokens({ role: 'user', content: 'hello' }, charCounter)).toBe(
+      5 + MESSAGE_OVERHEAD_TOKENS,
+    );
+  });
+
+  it('counts thinking, tool names, the JSON of tool-call inputs and tool outputs', () => {
+    const message: Message = {
+      role: 'assistant',
+      content: [
+        { type: 'thinking', text: 'hmm', signature: 'opaque' },
+        { type: 'text', text: 'ok' },
+        { type: 'tool-call', toolCallId: 'c1', toolName: 'read', input: { path: 'a' } },
+      ],
+    };
+    const expected =
+      MESSAGE_OVERHEAD_TOKENS +
+      3 +
+      2 +
+      TOOL_CALL_OVERHEAD_TOKENS +
+      4 +
+      JSON.stringify({ path: 'a' }).length;
+    expect(countMessageTokens(message, charCounter)).toBe(expected);
+    const toolMessage: Message = {
+      role: 'tool',
+      content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'read', output: 'contents' }],
+    };
+    expect(countMessageTokens(toolMessage, charCounter)).toBe(
+      MESSAGE_OVERHEAD_TOKENS + TOOL_RESULT_OVERHEAD_TOKENS + 4 + 8,
+    );
+  });
+
+  it('reuses a cached count only when the same counter made it', () => {
+    let calls = 0;
+    const counting = {
+      name: charCounter.name,
+      count: (text: string) => {
+        calls += 1;
+        return text.length;
+      },
+    };
+    expect(
+      countMessageTokens(
+        { role: 'user', content: 'abc', tokens: 99, tokenCounter: charCounter.name },
+        counting,
+      ),
+    ).toBe(99);
+    expect(calls).toBe(0);
+    expect(
+      countMessageTokens(
+        { role: 'user', content: 'abc', tokens: 99, tokenCounter: 'other' },
+        counting,
+      ),
+    ).toBe(7);
+    expect(countMessageTokens({ role: 'user', content: 'abc', tokens: 99 }, counting)).toBe(7);
+    expect(calls).toBe(2);
+  });
+
+  it('counts an input that does not serialize as empty instead of throwing', () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    const message: Message = {
+      role: 'assistant',
+      content: [{ type: 'tool-call', toolCallId: 'c', toolName: 't', input: cyclic }],
+    };
+    expect(countMessageTokens(message, charCounter)).toBe(
+      MESSAGE_OVERHEAD_TOKENS + TOOL_CALL_OVERHEAD_TOKENS + 1,
+    );
+  });
+});
+
+describe('countTokens', () => {
+  it('sums messages', () => {
+    const messages: Message[] = [
+      { role: 'user', content: 'ab' },
+      { role: 'assistant', content: 'cde' },
+    ];
+    expect(countTokens(messages, charCounter)).toBe(5 + 2 * MESSAGE_OVERHEAD_TOKENS);
+    expect(countTokens([], charCounter)).toBe(0);
+  });
+});
+
+describe('withTokenCount and withContent', () => {
+  it('caches a count on a copy and returns the same object when it is already valid', () => {
+    const original: Message = { role: 'user', content: 'abc', id: 'm1' };
+    const counted = withTokenCount(original, charCounter);
+    expect(counted).not.toBe(original);
+    expect(original.tokens).toBeUndefined();
+    expect(counted).toEqual({
+      ...original,
+      tokens: 3 + MESSAGE_OVERHEAD_TOKENS,
+      tokenCounter: charCounter.name,
+    });
+    expect(withTokenCount(counted, charCounter)).toBe(counted);
+  });
+
+  it('replaces content, keeps id and meta, and recounts', () => {
+    const original: Message = {
+      role: 'user',
+      content: 'long text',
+      id: 'm1',
+      meta: { pinned: true },
+      tokens: 13,
+      tokenCounter: charCounter.name,
+    };
+    const changed = withContent(original, 'short', charCounter);
+    expect(changed).toEqual({
+      role: 'user',
+      content: 'short',
+      id: 'm1',
+      meta: { pinned: true },
+      tokens: 5 + MESSAGE_OVERHEAD_TOKENS,
+      tokenCounter: charCounter.name,
+    });
+    expect(original.content).toBe('long text');
+  });
+});

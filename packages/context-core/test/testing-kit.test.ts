@@ -1,0 +1,142 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  type ContextCompressor,
+  createHeuristicCounter,
+  defineCompressor,
+  type Message,
+  validateMessages,
+} from '../src/index.js';
+import {
+  arbitraryHistory,
+  arbitraryHistoryWithBudget,
+  compressionInvariants,
+  deepFreeze,
+  measureCompressionCase,
+  testCompressor,
+} from '../src/testing/index.js';
+import { referenceTrim } from './reference-compressor.js';
+
+const counter = createHeuristicCounter();
+
+testCompressor({ name: 'reference trim', create: referenceTrim });
+
+/** Broken compressors, each against the invariant that must catch it. */
+const broken: [keyof typeof compressionInvariants, ContextCompressor][] = [
+  [
+    'fitsBudget',
+    defineCompressor({
+      name: 'keeps everything',
+      transform: ({ messages }) => ({ messages: [...messages] }),
+    }),
+  ],
+  [
+    'toolPairsIntact',
+    defineCompressor({
+      name: 'drops tool messages',
+      transform: ({ messages }) => ({
+        messages: messages.filter((message) => message.role !== 'tool'),
+      }),
+    }),
+  ],
+  [
+    'orderKept',
+    defineCompressor({
+      name: 'reverses',
+      transform: ({ messages }) => ({ messages: [...messages].reverse() }),
+    }),
+  ],
+  [
+    'protectedKept',
+    defineCompressor({
+      name: 'drops system',
+      transform: ({ messages }) => ({
+        messages: messages.filter((message) => message.role !== 'system'),
+      }),
+    }),
+  ],
+  [
+    'cachedCountsTrue',
+    defineCompressor({
+      name: 'stale counts',
+      transform: ({ messages }) => ({
+        messages: messages.map((message) => ({
+          ...message,
+          tokens: 1,
+          tokenCounter: counter.name,
+        })),
+      }),
+    }),
+  ],
+  [
+    'reportTrue',
+    {
+      name: 'lies',
+      async compress(messages) {
+        return {
+          messages: [...messages],
+          report: {
+            originalCount: 0,
+            compressedCount: 0,
+            originalTokens: 0,
+            estimatedTokens: 0,
+            budgetTokens: 0,
+            steps: [],
+          },
+        };
+      },
+    },
+  ],
+  [
+    'neverGrows',
+    defineCompressor({
+      name: 'pads',
+      transform: ({ messages }) => ({
+        messages: messages.map(({ tokens: _tokens, tokenCounter: _counter, ...message }) => ({
+          ...message,
+          content: `${JSON.stringify(message.content)} padding`,
+        })),
+      }),
+    }),
+  ],
+];
+
+describe('the compressor conformance suite itself', () => {
+  it.each(broken)('catches a compressor that breaks %s', async (invariant, compressor) => {
+    const cases = arbitraryHistoryWithBudget(counter);
+    const result = await fc.check(
+      fc.asyncProperty(cases, async ({ messages, budget }) => {
+        const input = deepFreeze(messages);
+        const { messages: output, report } = await compressor.compress(input, budget, { counter });
+        const measured = measureCompressionCase({ input, output, report, budget, counter });
+        return compressionInvariants[invariant](measured) === undefined;
+      }),
+      { numRuns: 1_000 },
+    );
+    expect(result.failed).toBe(true);
+  });
+
+  it('catches a compressor that mutates its input', async () => {
+    const mutating = defineCompressor({
+      name: 'mutates',
+      transform: ({ messages }) => {
+        (messages as Message[]).pop();
+        return { messages: [...messages] };
+      },
+    });
+    const input = deepFreeze([{ role: 'user' as const, content: 'x' }]);
+    await expect(mutating.compress(input, { maxTokens: 1 }, { counter })).rejects.toThrow(
+      TypeError,
+    );
+  });
+
+  it('generates valid histories with unique ids', () => {
+    fc.assert(
+      fc.property(arbitraryHistory(), (history) => {
+        validateMessages(history);
+        expect(new Set(history.map((message) => message.id)).size).toBe(history.length);
+      }),
+      { numRuns: 1_000 },
+    );
+  });
+});
