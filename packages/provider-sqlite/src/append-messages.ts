@@ -1,0 +1,137 @@
+import {
+  type Message,
+  type TokenCounter,
+  toolCallsOf,
+  toolResultsOf,
+  validateMessages,
+} from '@ctxkit/context-core';
+import type { Insertable, Kysely } from 'kysely';
+import { lockConversation } from './lock-conversation.js';
+import { SOURCE } from './provider-source.js';
+import type { HistoryToolPartsTable, ProviderTables } from './provider-tables.js';
+import { type StoredMessage, toStoredMessages } from './stored-message.js';
+import { mentionedToolCallIds, readToolState, type ToolState } from './tool-state.js';
+
+/**
+ * Appends `input` to a conversation in one transaction, all or nothing, and returns the stored
+ * copies with ids and counts.
+ *
+ * Validation and counting happen before the transaction, against the stored tool calls read
+ * without a lock, so a bad batch is rejected without writing or waiting, and tokenizing never
+ * holds the lock. Inside the transaction the conversation is locked, the few stored tool calls
+ * the batch mentions are read again and the batch is validated again (cheap, no counting), so
+ * a concurrent append can never make it invalid. Work is proportional to the batch, not the
+ * history.
+ */
+export async function appendMessages(
+  db: Kysely<ProviderTables>,
+  counter: TokenCounter,
+  conversationId: string,
+  input: Message | readonly Message[],
+): Promise<Message[]> {
+  const batch: readonly Message[] = Array.isArray(input) ? input : [input as Message];
+  const mentioned = mentionedToolCallIds(batch);
+  const validate = (state: ToolState) =>
+    validateMessages(batch, {
+      knownToolCallIds: state.calls.keys(),
+      answeredToolCallIds: state.answered,
+      source: SOURCE,
+    });
+  const noTools: ToolState = { calls: new Map(), answered: new Set() };
+  validate(mentioned.length === 0 ? noTools : await readToolState(db, conversationId, mentioned));
+  if (batch.length === 0) return [];
+  const stored = toStoredMessages(batch, counter);
+  const createdAt = new Date().toISOString();
+
+  return db.transaction().execute(async (trx) => {
+    const first = await lockConversation(trx, conversationId, batch.length);
+    const state =
+      mentioned.length === 0 ? noTools : await readToolState(trx, conversationId, mentioned);
+    validate(state);
+    const unitStarts = unitStartsOf(batch, first, state);
+    const ids = new Map<number, number | string>();
+    for (let start = 0; start < stored.length; start += ROWS_PER_INSERT) {
+      const rows = stored.slice(start, start + ROWS_PER_INSERT).map((message, offset) => ({
+        conversation_id: conversationId,
+        position: first + start + offset,
+        role: message.role,
+        content: message.content,
+        meta: message.meta,
+        tokens: message.tokens,
+        token_counter: counter.name,
+        unit_start: unitStarts[start + offset] as number,
+        created_at: createdAt,
+      }));
+      const inserted = await trx
+        .insertInto('history')
+        .values(rows)
+        .returning(['id', 'position'])
+        .execute();
+      for (const row of inserted) ids.set(Number(row.position), row.id);
+    }
+    const parts = toolPartsOf(batch, first, ids, conversationId);
+    for (let start = 0; start < parts.length; start += ROWS_PER_INSERT) {
+      await trx
+        .insertInto('history_tool_parts')
+        .values(parts.slice(start, start + ROWS_PER_INSERT))
+        .execute();
+    }
+    return stored.map((message: StoredMessage, index) => ({
+      ...message.message,
+      id: String(ids.get(first + index)),
+      tokens: message.tokens,
+      tokenCounter: counter.name,
+    }));
+  });
+}
+
+// --- internal helpers ---
+
+/** Rows per INSERT: well under SQLite's 32,766 and PostgreSQL's 65,535 bound parameters. */
+const ROWS_PER_INSERT = 500;
+
+/**
+ * For each message, the position of the earliest message it must be returned with: its own, or
+ * that of the earliest call its results answer (stored or in the batch).
+ */
+function unitStartsOf(batch: readonly Message[], first: number, state: ToolState): number[] {
+  const callPositions = new Map(state.calls);
+  return batch.map((message, index) => {
+    const position = first + index;
+    for (const call of toolCallsOf(message)) callPositions.set(call.toolCallId, position);
+    let start = position;
+    for (const result of toolResultsOf(message)) {
+      start = Math.min(start, callPositions.get(result.toolCallId) ?? position);
+    }
+    return start;
+  });
+}
+
+function toolPartsOf(
+  batch: readonly Message[],
+  first: number,
+  ids: ReadonlyMap<number, number | string>,
+  conversationId: string,
+): Insertable<HistoryToolPartsTable>[] {
+  const parts: Insertable<HistoryToolPartsTable>[] = [];
+  batch.forEach((message, index) => {
+    const historyId = ids.get(first + index) as number | string;
+    for (const call of toolCallsOf(message)) {
+      parts.push({
+        history_id: historyId,
+        conversation_id: conversationId,
+        tool_call_id: call.toolCallId,
+        kind: 'call',
+      });
+    }
+    for (const result of toolResultsOf(message)) {
+      parts.push({
+        history_id: historyId,
+        conversation_id: conversationId,
+        tool_call_id: result.toolCallId,
+        kind: 'result',
+      });
+    }
+  });
+  return parts;
+}

@@ -1,0 +1,208 @@
+import {
+  type ArchiveInfo,
+  assertConversationId,
+  assertValidLimit,
+  ContextError,
+  type ContextEvent,
+  createTiktokenCounter,
+  type EventStore,
+  type GetHistoryOptions,
+  type HistoryStore,
+  type ListEventsOptions,
+  type Message,
+  type TokenCounter,
+} from '@ctxkit/context-core';
+import type { Kysely } from 'kysely';
+import { appendMessages } from './append-messages.js';
+import { archiveConversation, listArchives, readArchive } from './archive-history.js';
+import { dialectOf } from './dialect-of.js';
+import { listEvents, recordEvent } from './event-log.js';
+import { migrateProvider } from './provider-migrations.js';
+import { SOURCE } from './provider-source.js';
+import type { ProviderTables } from './provider-tables.js';
+import { readHistory } from './read-history.js';
+
+/** Options of {@link createKyselyProvider}. */
+export interface KyselyProviderOptions<Database = unknown> {
+  /** An open Kysely instance on SQLite or PostgreSQL; the provider never closes it. */
+  db: Kysely<Database>;
+  /** Counter for the token counts cached at append; default `createTiktokenCounter('o200k_base')`. */
+  counter?: TokenCounter;
+}
+
+/**
+ * A {@link HistoryStore} and {@link EventStore} on SQL tables. Every message is stored once and
+ * never changed except to be archived; every method is safe to call concurrently, from one
+ * process or several. Errors are ContextErrors from `provider-sqlite`: `invalid_message` and
+ * `invalid_option` before anything is written, `corrupt_row` naming the row that cannot be read,
+ * `storage_failed` (with the database error as `cause`) when the database fails, and `closed`
+ * after {@link KyselyProvider.close}.
+ */
+export interface KyselyProvider extends HistoryStore, EventStore {
+  /**
+   * The Kysely instance, typed with the provider's tables, so other tables can share the database
+   * (`provider.db.withTables<YourTables>()`).
+   */
+  readonly db: Kysely<ProviderTables>;
+  /** The counter whose name is stored beside every cached count. */
+  readonly counter: TokenCounter;
+  /** Waits for pending work and releases what the provider opened; later calls throw `closed`. */
+  close(): Promise<void>;
+}
+
+/**
+ * A provider on any Kysely instance speaking SQLite or PostgreSQL: the same queries and
+ * migrations as {@link createSqliteProvider}, for users who outgrow one machine. The schema is
+ * created or upgraded on first use. Throws a ContextError (`invalid_option`) for another dialect.
+ */
+export function createKyselyProvider<Database>(
+  options: KyselyProviderOptions<Database>,
+): KyselyProvider {
+  const settings = Object.freeze({ ...options });
+  dialectOf(settings.db as Kysely<unknown>);
+  return createProvider(settings.db, settings.counter, async () => {});
+}
+
+/**
+ * The provider over `db`, calling `release` once on close. Shared by both factories; not part
+ * of the public API.
+ */
+export function createProvider<Database>(
+  database: Kysely<Database>,
+  counterOption: TokenCounter | undefined,
+  release: () => Promise<void>,
+): KyselyProvider {
+  const db = database as unknown as Kysely<ProviderTables>;
+  const counter = counterOption ?? createTiktokenCounter('o200k_base');
+  assertCounter(counter);
+  let migrated: Promise<void> | undefined;
+  let closing: Promise<void> | undefined;
+  const pending = new Set<Promise<unknown>>();
+
+  const run = <Result>(what: string, work: () => Promise<Result>): Promise<Result> => {
+    if (closing) {
+      return Promise.reject(
+        new ContextError({
+          code: 'closed',
+          source: SOURCE,
+          message: `Cannot ${what}: the provider is closed.`,
+        }),
+      );
+    }
+    const task = (async () => {
+      migrated ??= migrateProvider(db).catch((error: unknown) => {
+        migrated = undefined;
+        throw error;
+      });
+      await migrated;
+      return work();
+    })().catch((error: unknown) => {
+      throw storageFailure(what, error);
+    });
+    pending.add(task);
+    const forget = () => pending.delete(task);
+    task.then(forget, forget);
+    return task;
+  };
+
+  const provider: KyselyProvider = {
+    db,
+    counter,
+    append(conversationId: string, messages: Message | readonly Message[]): Promise<Message[]> {
+      return guardConversation(conversationId, () =>
+        run(`append to conversation ${JSON.stringify(conversationId)}`, () =>
+          appendMessages(db, counter, conversationId, messages),
+        ),
+      );
+    },
+    getHistory(conversationId: string, historyOptions: GetHistoryOptions = {}): Promise<Message[]> {
+      return guardConversation(conversationId, () => {
+        if (historyOptions.limit !== undefined) assertValidLimit(historyOptions.limit, SOURCE);
+        return run(`read conversation ${JSON.stringify(conversationId)}`, () =>
+          readHistory(db, conversationId, historyOptions.limit),
+        );
+      });
+    },
+    archive(conversationId: string): Promise<{ archiveId: string; count: number }> {
+      return guardConversation(conversationId, () =>
+        run(`archive conversation ${JSON.stringify(conversationId)}`, () =>
+          archiveConversation(db, conversationId),
+        ),
+      );
+    },
+    listArchives(conversationId: string): Promise<ArchiveInfo[]> {
+      return guardConversation(conversationId, () =>
+        run(`list the archives of conversation ${JSON.stringify(conversationId)}`, () =>
+          listArchives(db, conversationId),
+        ),
+      );
+    },
+    getArchive(conversationId: string, archiveId: string): Promise<Message[]> {
+      return guardConversation(conversationId, () =>
+        run(`read archive ${JSON.stringify(archiveId)}`, () =>
+          readArchive(db, conversationId, archiveId),
+        ),
+      );
+    },
+    record(event: ContextEvent): Promise<void> {
+      return run(`record event ${JSON.stringify(event?.type)}`, () => recordEvent(db, event));
+    },
+    listEvents(
+      conversationId?: string,
+      listOptions: ListEventsOptions = {},
+    ): Promise<ContextEvent[]> {
+      return run('list events', () => listEvents(db, conversationId, listOptions));
+    },
+    close(): Promise<void> {
+      closing ??= (async () => {
+        await Promise.allSettled([...pending]);
+        await release();
+      })();
+      return closing;
+    },
+  };
+  return Object.freeze(provider);
+}
+
+// --- internal helpers ---
+
+/** Runs `work` after checking the conversation id, turning a synchronous throw into a rejection. */
+function guardConversation<Result>(
+  conversationId: string,
+  work: () => Promise<Result>,
+): Promise<Result> {
+  try {
+    assertConversationId(conversationId, SOURCE);
+    return work();
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+function assertCounter(counter: TokenCounter): void {
+  if (
+    typeof counter !== 'object' ||
+    counter === null ||
+    typeof counter.name !== 'string' ||
+    counter.name.length === 0 ||
+    typeof counter.count !== 'function'
+  ) {
+    throw new ContextError({
+      code: 'invalid_option',
+      source: SOURCE,
+      message: 'Option counter must be a TokenCounter with a non-empty name and a count method.',
+      details: { option: 'counter' },
+    });
+  }
+}
+
+/** A ContextError stays as it is; anything else the database threw becomes `storage_failed`. */
+function storageFailure(what: string, error: unknown): unknown {
+  if (ContextError.isInstance(error)) return error;
+  return new ContextError({
+    code: 'storage_failed',
+    source: SOURCE,
+    message: `Could not ${what}: ${error instanceof Error ? error.message : String(error)}`,
+    cause: error,
+  });
+}

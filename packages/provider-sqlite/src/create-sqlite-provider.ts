@@ -1,0 +1,131 @@
+import { createRequire } from 'node:module';
+import { ContextError, type TokenCounter } from '@ctxkit/context-core';
+import { Kysely } from 'kysely';
+import { createProvider, type KyselyProvider } from './create-kysely-provider.js';
+import { createImmediateSqliteDialect } from './immediate-sqlite-dialect.js';
+import { SOURCE } from './provider-source.js';
+import type { ProviderTables } from './provider-tables.js';
+import type { SqliteDatabase } from './sqlite-database.js';
+
+/** Options of {@link createSqliteProvider}: give exactly one of `filename` and `database`. */
+export interface SqliteProviderOptions {
+  /** Path of the database file, created when missing; `:memory:` for a private in-memory one. */
+  filename?: string;
+  /** An open better-sqlite3 database to use instead; it stays open when the provider closes. */
+  database?: SqliteDatabase;
+  /** Counter for the token counts cached at append; default `createTiktokenCounter('o200k_base')`. */
+  counter?: TokenCounter;
+  /** How long, in milliseconds, to wait for another connection's lock; default 5000. */
+  busyTimeout?: number;
+}
+
+/**
+ * A history store and event store on SQLite through Kysely and better-sqlite3 (a peer
+ * dependency). The connection is set to WAL mode, `synchronous = FULL` (a committed append
+ * survives a power cut) and the busy timeout, so several processes can share one file; appends
+ * take the write lock at `BEGIN IMMEDIATE`. The schema is created on first use. `close()` closes
+ * a database opened from `filename`, never one passed as `database`.
+ * Throws a ContextError: `invalid_option` for missing, conflicting or malformed options or a
+ * missing better-sqlite3, `storage_failed` when the file cannot be opened.
+ *
+ * @example
+ * ```ts
+ * const provider = createSqliteProvider({ filename: 'agent.db' });
+ * await provider.append('c1', { role: 'user', content: 'Hello' });
+ * const history = await provider.getHistory('c1', { limit: 50 });
+ * ```
+ */
+export function createSqliteProvider(options: SqliteProviderOptions): KyselyProvider {
+  const settings = Object.freeze({ ...options });
+  const busyTimeout = settings.busyTimeout ?? DEFAULT_BUSY_TIMEOUT;
+  if (!Number.isInteger(busyTimeout) || busyTimeout < 0) {
+    invalidOption(
+      'busyTimeout',
+      `must be a non-negative whole number of milliseconds, got ${String(busyTimeout)}`,
+    );
+  }
+  if ((settings.filename === undefined) === (settings.database === undefined)) {
+    invalidOption(
+      'filename',
+      'or database is required, and only one of them: pass a file path (or ":memory:") or an open better-sqlite3 database',
+    );
+  }
+  if (
+    settings.filename !== undefined &&
+    (typeof settings.filename !== 'string' || settings.filename === '')
+  ) {
+    invalidOption(
+      'filename',
+      `must be a non-empty string, got ${JSON.stringify(settings.filename)}`,
+    );
+  }
+  const database = settings.database ?? openDatabase(settings.filename as string);
+  const owned = settings.database === undefined;
+  try {
+    for (const pragma of [
+      `busy_timeout = ${busyTimeout}`,
+      'journal_mode = wal',
+      'synchronous = full',
+    ]) {
+      const statement = database.prepare(`pragma ${pragma}`);
+      if (statement.reader) statement.all([]);
+      else statement.run([]);
+    }
+  } catch (cause) {
+    if (owned) database.close();
+    throw new ContextError({
+      code: 'storage_failed',
+      source: SOURCE,
+      message: `Could not configure the SQLite database${owned ? ` ${JSON.stringify(settings.filename)}` : ''}: ${(cause as Error).message}`,
+      cause,
+    });
+  }
+  const db = new Kysely<ProviderTables>({ dialect: createImmediateSqliteDialect(database) });
+  return createProvider(db, settings.counter, async () => {
+    if (!owned) return;
+    await db.destroy();
+    database.close();
+  });
+}
+
+// --- internal helpers ---
+
+const DEFAULT_BUSY_TIMEOUT = 5_000;
+
+type SqliteDatabaseConstructor = new (filename: string) => SqliteDatabase;
+
+function openDatabase(filename: string): SqliteDatabase {
+  let Database: SqliteDatabaseConstructor;
+  try {
+    Database = createRequire(import.meta.url)('better-sqlite3') as SqliteDatabaseConstructor;
+  } catch (cause) {
+    throw new ContextError({
+      code: 'invalid_option',
+      source: SOURCE,
+      message:
+        'Option filename needs the peer dependency better-sqlite3, which could not be loaded: install it, or pass an open database.',
+      details: { option: 'filename' },
+      cause,
+    });
+  }
+  try {
+    return new Database(filename);
+  } catch (cause) {
+    throw new ContextError({
+      code: 'storage_failed',
+      source: SOURCE,
+      message: `Could not open the SQLite database ${JSON.stringify(filename)}: ${(cause as Error).message}`,
+      details: { filename },
+      cause,
+    });
+  }
+}
+
+function invalidOption(option: string, problem: string): never {
+  throw new ContextError({
+    code: 'invalid_option',
+    source: SOURCE,
+    message: `Option ${option} ${problem}.`,
+    details: { option },
+  });
+}

@@ -1,0 +1,104 @@
+import {
+  assertConversationId,
+  ContextError,
+  type ContextEvent,
+  type ListEventsOptions,
+} from '@ctxkit/context-core';
+import type { Kysely } from 'kysely';
+import { SOURCE } from './provider-source.js';
+import type { ProviderTables } from './provider-tables.js';
+
+/**
+ * Stores one event in `events`. Throws a ContextError (`invalid_event`) before writing when the
+ * event has no type, no conversation id, an `at` that is not an ISO 8601 time, or a payload that
+ * is not a JSON object.
+ */
+export async function recordEvent(db: Kysely<ProviderTables>, event: ContextEvent): Promise<void> {
+  const row = toEventRow(event);
+  await db.insertInto('events').values(row).execute();
+}
+
+/** Events, oldest first (in the order they were recorded), of one conversation or of all. */
+export async function listEvents(
+  db: Kysely<ProviderTables>,
+  conversationId: string | undefined,
+  options: ListEventsOptions,
+): Promise<ContextEvent[]> {
+  let query = db
+    .selectFrom('events')
+    .select(['id', 'conversation_id', 'type', 'payload', 'created_at']);
+  if (conversationId !== undefined) query = query.where('conversation_id', '=', conversationId);
+  if (options.type !== undefined) query = query.where('type', '=', options.type);
+  const rows = await query.orderBy('id').execute();
+  return rows.map((row) => ({
+    type: row.type,
+    conversationId: row.conversation_id,
+    at: row.created_at,
+    payload: parsePayload(row.payload, String(row.id)),
+  }));
+}
+
+// --- internal helpers ---
+
+function toEventRow(event: ContextEvent) {
+  const invalid = (problem: string): never => {
+    throw new ContextError({
+      code: 'invalid_event',
+      source: SOURCE,
+      message: `Invalid event: ${problem}`,
+    });
+  };
+  if (typeof event !== 'object' || event === null)
+    invalid(`expected an object, got ${String(event)}.`);
+  if (typeof event.type !== 'string' || event.type.length === 0) {
+    invalid(`type must be a non-empty string, got ${JSON.stringify(event.type) ?? 'undefined'}.`);
+  }
+  assertConversationId(event.conversationId, SOURCE);
+  if (typeof event.at !== 'string' || Number.isNaN(Date.parse(event.at))) {
+    invalid(`at must be an ISO 8601 time, got ${JSON.stringify(event.at) ?? 'undefined'}.`);
+  }
+  const payload = event.payload as unknown;
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
+    invalid(`payload must be an object, got ${JSON.stringify(payload) ?? 'undefined'}.`);
+  }
+  let json: string;
+  try {
+    json = JSON.stringify(payload);
+  } catch (cause) {
+    throw new ContextError({
+      code: 'invalid_event',
+      source: SOURCE,
+      message: `Invalid event: its payload cannot be stored as JSON (${(cause as Error).message}).`,
+      cause,
+    });
+  }
+  return {
+    conversation_id: event.conversationId,
+    type: event.type,
+    payload: json,
+    created_at: event.at,
+  };
+}
+
+function parsePayload(text: string, rowId: string): Record<string, unknown> {
+  let payload: unknown;
+  try {
+    payload = JSON.parse(text);
+  } catch (cause) {
+    throw corruptEvent(rowId, 'payload is not valid JSON', cause);
+  }
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
+    throw corruptEvent(rowId, 'payload is not a JSON object');
+  }
+  return payload as Record<string, unknown>;
+}
+
+function corruptEvent(rowId: string, problem: string, cause?: unknown): ContextError {
+  return new ContextError({
+    code: 'corrupt_row',
+    source: SOURCE,
+    message: `Event row ${rowId} is corrupt: ${problem}.`,
+    details: { table: 'events', rowId },
+    cause,
+  });
+}

@@ -1,0 +1,15 @@
+export {
+  createKyselyProvider,
+  type KyselyProvider,
+  type KyselyProviderOptions,
+} from './create-kysely-provider.js';
+export { createSqliteProvider, type SqliteProviderOptions } from './create-sqlite-provider.js';
+export { MIGRATION_LOCK_TABLE, MIGRATION_TABLE, migrateProvider } from './provider-migrations.js';
+export type {
+  EventsTable,
+  HistoryConversationsTable,
+  HistoryTable,
+  HistoryToolPartsTable,
+  ProviderTables,
+} from './provider-tables.js';
+export type { SqliteDatabase, SqliteStatement } from './sqlite-database.js';

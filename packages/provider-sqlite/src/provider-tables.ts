@@ -1,0 +1,78 @@
+import type { Generated } from 'kysely';
+
+/**
+ * The provider's tables, as Kysely sees them. JSON is kept as text on every dialect, so what is
+ * read back is byte for byte what was written, and a corrupt value can be named instead of lost.
+ */
+export type ProviderTables = {
+  /** One message per row; a conversation's rows never change except to be archived. */
+  history: HistoryTable;
+  /** One row per conversation: the next free position, and the row appends lock. */
+  history_conversations: HistoryConversationsTable;
+  /** The tool calls and results of every stored message, for validation without loading content. */
+  history_tool_parts: HistoryToolPartsTable;
+  /** Events such as `context.compressed`. */
+  events: EventsTable;
+};
+
+/** Columns of `history`. */
+export interface HistoryTable {
+  /** Row id, returned as the message's `id` (a string). */
+  id: Generated<number | string>;
+  /** The conversation. */
+  conversation_id: string;
+  /** 0-based order within the conversation; unique per conversation and dense. */
+  position: number;
+  /** The message's role. */
+  role: string;
+  /** The message's content as JSON: a string or an array of parts. */
+  content: string;
+  /** The message's `meta` as JSON, or null. */
+  meta: string | null;
+  /** Token count cached at append. */
+  tokens: number;
+  /** Name of the counter that made `tokens`. */
+  token_counter: string;
+  /** Position of the earliest message this one must be returned with (the calls it answers). */
+  unit_start: number;
+  /** The archive holding the row, or null while it is active. */
+  archive_id: string | null;
+  /** When the row was archived, as ISO 8601, or null. */
+  archived_at: string | null;
+  /** When the row was appended, as ISO 8601. */
+  created_at: string;
+}
+
+/** Columns of `history_conversations`. */
+export interface HistoryConversationsTable {
+  /** The conversation. */
+  id: string;
+  /** Position the next appended message gets. */
+  next_position: number;
+}
+
+/** Columns of `history_tool_parts`. */
+export interface HistoryToolPartsTable {
+  /** The `history` row holding the part. */
+  history_id: number | string;
+  /** The conversation, for lookups by tool call id. */
+  conversation_id: string;
+  /** The part's `toolCallId`. */
+  tool_call_id: string;
+  /** Whether the part is the call or a result. */
+  kind: 'call' | 'result';
+}
+
+/** Columns of `events`. */
+export interface EventsTable {
+  /** Row id; events are listed in this order. */
+  id: Generated<number | string>;
+  /** The conversation. */
+  conversation_id: string;
+  /** The event's type, such as `context.compressed`. */
+  type: string;
+  /** The event's payload as JSON. */
+  payload: string;
+  /** The event's `at`, as ISO 8601. */
+  created_at: string;
+}

@@ -1,0 +1,84 @@
+import {
+  createHeuristicCounter,
+  createInMemoryHistoryStore,
+  type HistoryStore,
+  type Message,
+} from '@ctxkit/context-core';
+import { arbitraryHistory } from '@ctxkit/context-core/testing';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createSqliteProvider } from '../src/index.js';
+
+const counter = createHeuristicCounter();
+const provider = createSqliteProvider({ filename: ':memory:', counter });
+afterAll(() => provider.close());
+
+/** What happens after a message: the batch goes on, ends, or ends and the conversation is archived. */
+const AFTER = ['continue', 'append', 'append+archive'] as const;
+
+describe('the SQLite store behaves like the in-memory reference store', () => {
+  it('for any history appended in random batches with archives between, read with any limit', async () => {
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        arbitraryHistory({ maxTurns: 4, maxOutputChars: 300 }),
+        fc.array(fc.constantFrom(...AFTER), { minLength: 40, maxLength: 40 }),
+        fc.array(fc.nat(), { minLength: 1, maxLength: 4 }),
+        async (generated, afterEach, limitSeeds) => {
+          const conversationId = `run-${run++}`;
+          const reference = createInMemoryHistoryStore({ counter });
+          const history = generated.map(({ id: _id, ...message }) => message);
+          let batch: Message[] = [];
+          for (const [index, message] of history.entries()) {
+            batch.push(message);
+            const after = afterEach[index % afterEach.length];
+            if (after === 'continue' && index < history.length - 1) continue;
+            const [ours, theirs] = await Promise.all(
+              [provider, reference].map((store) => outcome(store.append(conversationId, batch))),
+            );
+            expect(ours).toEqual(theirs);
+            batch = [];
+            if (after === 'append+archive') {
+              const [archived, referenceArchived] = await Promise.all([
+                provider.archive(conversationId),
+                reference.archive(conversationId),
+              ]);
+              expect(archived.count).toBe(referenceArchived.count);
+            }
+          }
+          const all = await provider.getHistory(conversationId);
+          expect(withoutIds(all)).toEqual(withoutIds(await reference.getHistory(conversationId)));
+          for (const seed of limitSeeds) {
+            const limit = seed % (all.length + 2);
+            expect(withoutIds(await provider.getHistory(conversationId, { limit }))).toEqual(
+              withoutIds(await reference.getHistory(conversationId, { limit })),
+            );
+          }
+          const archives = await provider.listArchives(conversationId);
+          const referenceArchives = await reference.listArchives(conversationId);
+          expect(archives.map((archive) => archive.count)).toEqual(
+            referenceArchives.map((archive) => archive.count),
+          );
+          for (const [index, archive] of archives.entries()) {
+            const theirs = referenceArchives[index]?.archiveId as string;
+            expect(
+              withoutIds(await provider.getArchive(conversationId, archive.archiveId)),
+            ).toEqual(withoutIds(await reference.getArchive(conversationId, theirs)));
+          }
+        },
+      ),
+      { numRuns: 1_000 },
+    );
+  }, 120_000);
+});
+
+// --- internal helpers ---
+
+/** The messages an append returned (without ids), or the code of the error it threw. */
+async function outcome(append: ReturnType<HistoryStore['append']>): Promise<unknown> {
+  return append.then(withoutIds, (error: { code?: string }) => ({ rejected: error.code }));
+}
+
+function withoutIds(messages: readonly Message[]): Message[] {
+  return messages.map(({ id: _id, ...message }) => message);
+}
