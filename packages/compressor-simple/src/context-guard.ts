@@ -1,0 +1,43 @@
+import { type ContextCompressor, composeCompressors } from '@ctxkit/context-core';
+import { dropOutOfReach } from './drop-out-of-reach.js';
+import { type TrimToBudgetOptions, trimToBudget } from './trim-to-budget.js';
+import {
+  DEFAULT_MAX_TOOL_OUTPUT_CHARS,
+  hasOutputOver,
+  type TruncateToolResultsOptions,
+  truncateToolResults,
+} from './truncate-tool-results.js';
+import { withCountingMemo } from './with-counting-memo.js';
+
+/** Options of {@link contextGuard}. */
+export interface ContextGuardOptions {
+  /** Layer 1: the tool-output cap; defaults 50,000 characters kept as 2,000 head + 2,000 tail. */
+  toolResults?: TruncateToolResultsOptions;
+  /** Layer 2: the trimming to the budget. */
+  trim?: TrimToBudgetOptions;
+}
+
+/**
+ * Seed 000's context guard, named `context-guard`: `truncateToolResults` (every tool output over
+ * the cap cut to head and tail, on every call) then `trimToBudget` to the budget's
+ * `maxTokens - reserveTokens` (the window minus the reserve for the answer). It first drops the
+ * units the trim would drop anyway (step `out-of-reach`). Always fits the budget when the system,
+ * pinned and newest units can; a history that fits and has no tool output over the cap comes back
+ * unchanged.
+ */
+export function contextGuard(options: ContextGuardOptions = {}): ContextCompressor {
+  const truncate = truncateToolResults(options.toolResults);
+  const trim = trimToBudget(options.trim);
+  const maxChars = options.toolResults?.maxChars ?? DEFAULT_MAX_TOOL_OUTPUT_CHARS;
+  return withCountingMemo(
+    composeCompressors(
+      dropOutOfReach({
+        mayShrink: (message) => hasOutputOver(message, maxChars),
+        keepFirstUser: options.trim?.keepFirstUser ?? false,
+      }),
+      truncate,
+      trim,
+    ),
+    'context-guard',
+  );
+}

@@ -1,0 +1,43 @@
+import { type ContextCompressor, composeCompressors } from '@ctxkit/context-core';
+import { dropOutOfReach } from './drop-out-of-reach.js';
+import { trimToBudget } from './trim-to-budget.js';
+import {
+  DEFAULT_MAX_CHARS_PER_MESSAGE,
+  exceedsCharCap,
+  truncateMessages,
+} from './truncate-messages.js';
+import type { TruncationMarker } from './truncation-marker.js';
+import { withCountingMemo } from './with-counting-memo.js';
+
+/** Options of {@link createSimpleCompressor}. */
+export interface SimpleCompressorOptions {
+  /** Most characters of text, thinking and tool output per message; default 4000 (seed 002). */
+  maxCharsPerMessage?: number;
+  /** Text put where characters were cut out; default `defaultTruncationMarker`. */
+  marker?: TruncationMarker;
+}
+
+/**
+ * Seed 002's SimpleCompressor, named `simple`: `truncateMessages` (every message capped at
+ * `maxCharsPerMessage` characters, or `budget.maxChars`, on every call) then `trimToBudget` (whole
+ * units dropped from the oldest until the rest fits). It first drops the units the trim would drop
+ * anyway (step `out-of-reach`), so it never truncates history it is about to drop. Always fits
+ * the budget when the system, pinned and newest units can; a history that fits and has no message
+ * over the cap comes back unchanged.
+ */
+export function createSimpleCompressor(options: SimpleCompressorOptions = {}): ContextCompressor {
+  const marker = options.marker === undefined ? {} : { marker: options.marker };
+  const truncate = truncateMessages({ maxCharsPerMessage: options.maxCharsPerMessage, ...marker });
+  const cap = options.maxCharsPerMessage ?? DEFAULT_MAX_CHARS_PER_MESSAGE;
+  return withCountingMemo(
+    composeCompressors(
+      dropOutOfReach({
+        mayShrink: (message, budget) => exceedsCharCap(message, budget.maxChars ?? cap),
+        keepFirstUser: false,
+      }),
+      truncate,
+      trimToBudget(marker),
+    ),
+    'simple',
+  );
+}

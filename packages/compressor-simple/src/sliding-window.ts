@@ -1,0 +1,68 @@
+import { type ContextCompressor, groupUnits, type Message } from '@ctxkit/context-core';
+import { defineStage } from './define-stage.js';
+import { firstUserUnit } from './first-user-unit.js';
+import { booleanOption, invalidOption, wholeNumberOption } from './option-checks.js';
+import { sumTokens } from './with-counting-memo.js';
+
+/** Share of the budget above which the window acts unless told otherwise (seed 003). */
+export const DEFAULT_WINDOW_RATIO = 0.75;
+/** Newest messages the window never drops unless told otherwise (seed 003). */
+export const DEFAULT_WINDOW_KEEP_RECENT = 20;
+
+/** Options of {@link slidingWindow}. */
+export interface SlidingWindowOptions {
+  /** Share of the budget above which it acts, and down to which it drops; default 0.75 (seed 003). */
+  ratio?: number;
+  /** Newest messages never dropped (whole units: reaching back to a unit's start); default 20. */
+  keepRecent?: number;
+  /** Never drop the unit of the first user message (the task); default true. */
+  keepFirstUser?: boolean;
+}
+
+/**
+ * Seed 003's layer 3: when the history holds more than `ratio` of the budget, drops whole units
+ * from the oldest on until it holds at most that much, leaving headroom so that the next calls need
+ * not cut again. Never dropped: system and pinned units, the first user message's unit (with
+ * `keepFirstUser`), the units of the newest `keepRecent` messages and the newest unit. A history at
+ * or below `ratio` of the budget comes back unchanged. It may end above the budget when what it
+ * never drops does not fit; end a composition with `trimToBudget` to guarantee the budget.
+ */
+export function slidingWindow(options: SlidingWindowOptions = {}): ContextCompressor {
+  const factory = 'slidingWindow';
+  const ratio = options.ratio ?? DEFAULT_WINDOW_RATIO;
+  if (typeof ratio !== 'number' || !(ratio > 0 && ratio <= 1)) {
+    throw invalidOption(
+      factory,
+      'ratio',
+      ratio,
+      `a number above 0 and at most 1, got ${String(ratio)}`,
+    );
+  }
+  const keepRecent = wholeNumberOption(
+    factory,
+    'keepRecent',
+    options.keepRecent,
+    DEFAULT_WINDOW_KEEP_RECENT,
+  );
+  const keepFirstUser = booleanOption(factory, 'keepFirstUser', options.keepFirstUser, true);
+  return defineStage('sliding-window', ({ messages, limit, scan, context }) => {
+    const threshold = Math.floor(limit * ratio);
+    if (scan.tokens <= threshold) return { messages: [...messages], tokens: scan.tokens };
+    const units = groupUnits(messages);
+    const first = keepFirstUser ? firstUserUnit(units) : -1;
+    const recentStart = messages.length - keepRecent;
+    const drop = new Array<boolean>(units.length).fill(false);
+    let total = scan.tokens;
+    for (const [index, unit] of units.entries()) {
+      if (total <= threshold || unit.end > recentStart || index === units.length - 1) break;
+      if (unit.protected || index === first) continue;
+      drop[index] = true;
+      total -= sumTokens(unit.messages, context);
+    }
+    const output: Message[] = [];
+    units.forEach((unit, index) => {
+      if (!drop[index]) output.push(...unit.messages);
+    });
+    return { messages: output, tokens: total, dropped: messages.length - output.length };
+  });
+}

@@ -1,0 +1,94 @@
+import {
+  type ContextCompressor,
+  isProtected,
+  type Message,
+  type Part,
+  withContent,
+} from '@ctxkit/context-core';
+import { defineStage } from './define-stage.js';
+import { wholeNumberOption } from './option-checks.js';
+
+/** Newest thinking assistant messages that keep their thinking unless told otherwise (seed 003). */
+export const DEFAULT_THINKING_KEEP_RECENT = 1;
+
+/** Options of {@link stripOldThinking}. */
+export interface StripOldThinkingOptions {
+  /** Newest assistant messages with thinking that keep it; default 1 (seed 003). */
+  keepRecent?: number;
+}
+
+/**
+ * Removes the thinking of every assistant message older than the newest `keepRecent` ones that
+ * think (seed 003, layer 2): their text and tool calls stay, their thinking parts go. An old
+ * message that held nothing but thinking is dropped, unless it is pinned, which keeps it whole.
+ * Every other message stays the same object. Reshapes on every call, whether or not the history
+ * fits the budget.
+ */
+export function stripOldThinking(options: StripOldThinkingOptions = {}): ContextCompressor {
+  const keepRecent = wholeNumberOption(
+    'stripOldThinking',
+    'keepRecent',
+    options.keepRecent,
+    DEFAULT_THINKING_KEEP_RECENT,
+  );
+  return defineStage('strip-old-thinking', ({ messages, context }) => {
+    let thinkers = 0;
+    let truncated = 0;
+    let dropped = 0;
+    const output: Message[] = [];
+    for (let index = messages.length - 1; index >= 0; index -= 1) {
+      const message = messages[index] as Message;
+      if (message.role !== 'assistant' || typeof message.content === 'string') {
+        output.push(message);
+        continue;
+      }
+      const rest = message.content.filter((part) => part.type !== 'thinking');
+      if (rest.length === message.content.length) {
+        output.push(message);
+        continue;
+      }
+      thinkers += 1;
+      if (thinkers <= keepRecent || (rest.length === 0 && isProtected(message))) {
+        output.push(message);
+      } else if (rest.length === 0) {
+        dropped += 1;
+      } else {
+        output.push(withContent(message, rest, context.counter));
+        truncated += 1;
+      }
+    }
+    return { messages: output.reverse(), truncated, dropped };
+  });
+}
+
+/** Whether `message` is an assistant message that thinks. */
+export function hasThinking(message: Message): boolean {
+  return (
+    message.role === 'assistant' &&
+    typeof message.content !== 'string' &&
+    message.content.some((part) => part.type === 'thinking')
+  );
+}
+
+/**
+ * Index of the `keepRecent`-th newest assistant message that thinks, which
+ * {@link stripOldThinking} leaves whole with every newer one; the length when there are fewer.
+ */
+export function oldestRecentThinker(messages: readonly Message[], keepRecent: number): number {
+  let seen = 0;
+  for (let index = messages.length - 1; index >= 0 && keepRecent > 0; index -= 1) {
+    if (!hasThinking(messages[index] as Message)) continue;
+    seen += 1;
+    if (seen >= keepRecent) return index;
+  }
+  return messages.length;
+}
+
+/** Whether {@link stripOldThinking} may drop `message`: unpinned, assistant, thinking only. */
+export function isThinkingOnly(message: Message): boolean {
+  return (
+    hasThinking(message) &&
+    !isProtected(message) &&
+    (message.content as Part[]).every((part) => part.type === 'thinking')
+  );
+}

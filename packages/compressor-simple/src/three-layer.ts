@@ -1,0 +1,86 @@
+import { type ContextCompressor, composeCompressors } from '@ctxkit/context-core';
+import { dropOutOfReach } from './drop-out-of-reach.js';
+import {
+  DEFAULT_MASK_KEEP_RECENT,
+  DEFAULT_MASK_MIN_CHARS,
+  type MaskOldToolResultsOptions,
+  maskOldToolResults,
+  oldestRecentResult,
+} from './mask-old-tool-results.js';
+import {
+  DEFAULT_WINDOW_KEEP_RECENT,
+  DEFAULT_WINDOW_RATIO,
+  type SlidingWindowOptions,
+  slidingWindow,
+} from './sliding-window.js';
+import {
+  DEFAULT_THINKING_KEEP_RECENT,
+  hasThinking,
+  isThinkingOnly,
+  oldestRecentThinker,
+  type StripOldThinkingOptions,
+  stripOldThinking,
+} from './strip-old-thinking.js';
+import { trimToBudget } from './trim-to-budget.js';
+import { hasOutputOver } from './truncate-tool-results.js';
+import type { TruncationMarker } from './truncation-marker.js';
+import { withCountingMemo } from './with-counting-memo.js';
+
+/** Options of {@link threeLayer}. */
+export interface ThreeLayerOptions {
+  /** Layer 1: masking of old tool outputs (keep 6 recent, mask over 500 characters, 3 + 2 lines). */
+  toolResults?: MaskOldToolResultsOptions;
+  /** Layer 2: stripping of old thinking (keep the newest 1). */
+  thinking?: StripOldThinkingOptions;
+  /** Layer 3: the sliding window (above 0.75 of the budget, keep 20 recent and the first user message). */
+  window?: SlidingWindowOptions;
+  /** Marker of the final trim, used when even the newest unit does not fit. */
+  marker?: TruncationMarker;
+}
+
+/**
+ * Seed 003's three layers, named `three-layer`: `maskOldToolResults` and `stripOldThinking` on
+ * every call, `slidingWindow` above `ratio` of the budget, then `trimToBudget` (keeping the first
+ * user message as the window does) for what the window may leave over budget. It first drops the
+ * units the trim would drop anyway (step `out-of-reach`), so the layers never reshape history
+ * about to go. Always fits the budget when the system, pinned and newest units can. Because
+ * layers 1 and 2 run on every call, a history that fits still has its old tool outputs masked and
+ * its old thinking removed.
+ */
+export function threeLayer(options: ThreeLayerOptions = {}): ContextCompressor {
+  const keepFirstUser = options.window?.keepFirstUser ?? true;
+  const mask = maskOldToolResults(options.toolResults);
+  const strip = stripOldThinking(options.thinking);
+  const window = slidingWindow(options.window);
+  const trim = trimToBudget({
+    keepFirstUser,
+    ...(options.marker === undefined ? {} : { marker: options.marker }),
+  });
+  const minChars = options.toolResults?.minChars ?? DEFAULT_MASK_MIN_CHARS;
+  const recentResults = options.toolResults?.keepRecent ?? DEFAULT_MASK_KEEP_RECENT;
+  const recentThinkers = options.thinking?.keepRecent ?? DEFAULT_THINKING_KEEP_RECENT;
+  return withCountingMemo(
+    composeCompressors(
+      dropOutOfReach({
+        mayShrink: (message) => hasOutputOver(message, minChars) || hasThinking(message),
+        keepFirstUser,
+        isRanked: (message) => message.role === 'tool' || hasThinking(message),
+        recentFrom: (messages) =>
+          Math.min(
+            oldestRecentResult(messages, recentResults),
+            oldestRecentThinker(messages, recentThinkers),
+          ),
+        mayVanish: isThinkingOnly,
+        window: {
+          ratio: options.window?.ratio ?? DEFAULT_WINDOW_RATIO,
+          keepRecent: options.window?.keepRecent ?? DEFAULT_WINDOW_KEEP_RECENT,
+        },
+      }),
+      mask,
+      strip,
+      window,
+      trim,
+    ),
+    'three-layer',
+  );
+}

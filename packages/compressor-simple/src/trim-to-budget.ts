@@ -1,0 +1,46 @@
+import type { ContextCompressor, MessageUnit } from '@ctxkit/context-core';
+import { defineStage } from './define-stage.js';
+import { fitUnit } from './fit-unit.js';
+import { booleanOption, functionOption } from './option-checks.js';
+import { selectUnits } from './select-units.js';
+import { defaultTruncationMarker, type TruncationMarker } from './truncation-marker.js';
+import { createUnitCursor } from './unit-cursor.js';
+import { sumTokens } from './with-counting-memo.js';
+
+/** Options of {@link trimToBudget}. */
+export interface TrimToBudgetOptions {
+  /** Keep the unit of the first user message too (the task), right after the newest, if it fits; default false. */
+  keepFirstUser?: boolean;
+  /** Text put where characters were cut out of an oversized newest unit; default {@link defaultTruncationMarker}. */
+  marker?: TruncationMarker;
+}
+
+/**
+ * Fits the history to the budget by dropping whole units (seeds 000 and 002). A history that fits
+ * comes back unchanged. Otherwise system and pinned units are counted first and always kept; then
+ * the newest unit, then (with `keepFirstUser`) the first user message's unit if it fits, then units
+ * from the newest backwards while they fit; the first that does not fit and every older one are
+ * dropped. The newest unit is always kept: if it alone is larger than what is left, its longest
+ * pieces are cut (head and tail around a marker) until it fits, or to their markers if nothing fits.
+ * Cost: one pass adding up cached counts, plus grouping only the newest units it keeps; cutting
+ * the newest unit takes a bounded number of recounts of that unit.
+ */
+export function trimToBudget(options: TrimToBudgetOptions = {}): ContextCompressor {
+  const factory = 'trimToBudget';
+  const keepFirstUser = booleanOption(factory, 'keepFirstUser', options.keepFirstUser, false);
+  const marker = functionOption(factory, 'marker', options.marker, defaultTruncationMarker);
+  return defineStage('trim-to-budget', ({ messages, limit, scan, context }) => {
+    if (scan.tokens <= limit) return { messages: [...messages], tokens: scan.tokens };
+    const selection = selectUnits(messages, scan, createUnitCursor(messages), {
+      limit,
+      cost: (unit: MessageUnit) => sumTokens(unit.messages, context),
+      firstUser: keepFirstUser ? 'if-fits' : 'no',
+      fitNewest: (unit, left) => fitUnit(unit.messages, left, context, marker),
+    });
+    return {
+      messages: selection.messages,
+      truncated: selection.truncated,
+      dropped: messages.length - selection.messages.length,
+    };
+  });
+}

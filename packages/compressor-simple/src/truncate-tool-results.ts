@@ -1,0 +1,77 @@
+import { type ContextCompressor, type Message, type Part, withContent } from '@ctxkit/context-core';
+import { cutMiddle } from './cut-middle.js';
+import { defineStage } from './define-stage.js';
+import { mapContent } from './map-content.js';
+import { functionOption, invalidOption, wholeNumberOption } from './option-checks.js';
+import { defaultTruncationMarker, type TruncationMarker } from './truncation-marker.js';
+import { messageTokens } from './with-counting-memo.js';
+
+/** Longest tool output kept whole unless told otherwise (seed 000). */
+export const DEFAULT_MAX_TOOL_OUTPUT_CHARS = 50_000;
+
+/** Options of {@link truncateToolResults}. */
+export interface TruncateToolResultsOptions {
+  /** Longest tool output kept whole, in characters; default 50,000 (seed 000). */
+  maxChars?: number;
+  /** Characters kept from the start of a longer output; default 2000. */
+  headChars?: number;
+  /** Characters kept from the end of a longer output; default 2000. */
+  tailChars?: number;
+  /** Text put where characters were cut out; default {@link defaultTruncationMarker}. */
+  marker?: TruncationMarker;
+}
+
+/**
+ * Cuts every tool output longer than `maxChars` characters to its first `headChars` and last
+ * `tailChars` characters around a marker that says how many were removed (seed 000, layer 1).
+ * Shorter outputs, and every other part, stay the same objects; a message is replaced only if that
+ * lowers its token count. Reshapes on every call, whether or not the history fits the budget;
+ * never drops a message. `headChars + tailChars` may not exceed `maxChars`.
+ */
+export function truncateToolResults(options: TruncateToolResultsOptions = {}): ContextCompressor {
+  const factory = 'truncateToolResults';
+  const maxChars = wholeNumberOption(
+    factory,
+    'maxChars',
+    options.maxChars,
+    DEFAULT_MAX_TOOL_OUTPUT_CHARS,
+    1,
+  );
+  const headChars = wholeNumberOption(factory, 'headChars', options.headChars, 2000);
+  const tailChars = wholeNumberOption(factory, 'tailChars', options.tailChars, 2000);
+  const marker = functionOption(factory, 'marker', options.marker, defaultTruncationMarker);
+  if (headChars + tailChars > maxChars) {
+    throw invalidOption(
+      factory,
+      'headChars + tailChars',
+      headChars + tailChars,
+      `at most maxChars (${maxChars}), got ${headChars} + ${tailChars}`,
+    );
+  }
+  const cutResult = (part: Part): Part =>
+    part.type === 'tool-result' && part.output.length > maxChars
+      ? { ...part, output: cutMiddle(part.output, headChars, tailChars, marker) }
+      : part;
+  return defineStage('truncate-tool-results', ({ messages, context }) => {
+    let truncated = 0;
+    const output = messages.map((message) => {
+      if (message.role !== 'tool') return message;
+      const content = mapContent(message.content, cutResult);
+      if (content === message.content) return message;
+      const copy = withContent(message, content, context.counter);
+      if (messageTokens(copy, context) >= messageTokens(message, context)) return message;
+      truncated += 1;
+      return copy;
+    });
+    return { messages: output, truncated };
+  });
+}
+
+/** Whether `message` holds a tool output longer than `maxChars` characters. */
+export function hasOutputOver(message: Message, maxChars: number): boolean {
+  if (message.role !== 'tool' || typeof message.content === 'string') return false;
+  for (const part of message.content) {
+    if (part.type === 'tool-result' && part.output.length > maxChars) return true;
+  }
+  return false;
+}

@@ -1,0 +1,77 @@
+import {
+  createHeuristicCounter,
+  isProtected,
+  type Message,
+  messageParts,
+} from '@ctxkit/context-core';
+import { arbitraryHistory } from '@ctxkit/context-core/testing';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { stripOldThinking } from '../src/index.js';
+import { run, thinking, user, withIds } from './helpers.js';
+
+const budget = { maxTokens: 1_000_000 };
+
+const thinks = (message: Message) => messageParts(message).some((part) => part.type === 'thinking');
+
+describe('stripOldThinking', () => {
+  it('keeps the newest thinking and removes the older, dropping messages left empty', async () => {
+    const input = withIds([
+      user('plan the migration'),
+      thinking('long deliberation', 'First step.'),
+      thinking('only thoughts'),
+      { ...thinking('pinned thoughts'), meta: { pinned: true } },
+      thinking('latest deliberation', 'Second step.'),
+    ]);
+    const { messages, report } = await run(stripOldThinking(), input, budget);
+    expect(messages.map((message) => message.id)).toEqual(['m0', 'm1', 'm3', 'm4']);
+    expect(messages[1]).toMatchObject({
+      id: 'm1',
+      content: [{ type: 'text', text: 'First step.' }],
+    });
+    expect(messages[2]).toBe(input[3]);
+    expect(messages[3]).toBe(input[4]);
+    expect(report.steps[0]).toMatchObject({ name: 'strip-old-thinking', truncated: 1, dropped: 1 });
+  });
+
+  it('keeps the thinking of the newest keepRecent messages that think', async () => {
+    const input = withIds([thinking('a', 'A'), thinking('b', 'B'), thinking('c', 'C')]);
+    const { messages } = await run(stripOldThinking({ keepRecent: 2 }), input, budget);
+    expect(messages.map(thinks)).toEqual([false, true, true]);
+    const none = await run(stripOldThinking({ keepRecent: 0 }), input, budget);
+    expect(none.messages.map(thinks)).toEqual([false, false, false]);
+  });
+
+  it('rejects a bad option', () => {
+    expect(() => stripOldThinking({ keepRecent: 0.5 })).toThrow(
+      expect.objectContaining({ code: 'invalid_option' }),
+    );
+  });
+
+  it('leaves only the newest keepRecent thinkers thinking, and every other part as it was', async () => {
+    const counter = createHeuristicCounter();
+    await fc.assert(
+      fc.asyncProperty(arbitraryHistory(), fc.nat({ max: 4 }), async (input, keepRecent) => {
+        const { messages } = await run(stripOldThinking({ keepRecent }), input, budget, counter);
+        const thinkers = input.filter(thinks);
+        const kept = new Set(thinkers.slice(Math.max(0, thinkers.length - keepRecent)));
+        const byId = new Map(messages.map((message) => [message.id, message]));
+        for (const original of input) {
+          const output = byId.get(original.id);
+          if (kept.has(original) || !thinks(original)) {
+            expect(output).toBe(original);
+            continue;
+          }
+          const rest = messageParts(original).filter((part) => part.type !== 'thinking');
+          if (rest.length === 0) {
+            if (isProtected(original)) expect(output).toBe(original);
+            else expect(output).toBeUndefined();
+            continue;
+          }
+          expect(messageParts(output as Message)).toEqual(rest);
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});

@@ -1,0 +1,124 @@
+import { createHeuristicCounter, type Message, messageParts } from '@ctxkit/context-core';
+import { arbitraryHistory } from '@ctxkit/context-core/testing';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { truncateToolResults } from '../src/index.js';
+import { call, outputs, result, run, user, withIds } from './helpers.js';
+
+const budget = { maxTokens: 1_000_000 };
+
+describe('truncateToolResults', () => {
+  it("cuts an output over 50,000 characters to 2,000 + 2,000 around seed 000's marker", async () => {
+    const output = `${'h'.repeat(30_000)}${'t'.repeat(30_000)}`;
+    const input = withIds([user('read it'), call('c1'), result('c1', output)]);
+    const { messages, report } = await run(truncateToolResults(), input, budget);
+    expect(outputs(messages)).toEqual([
+      `${'h'.repeat(2000)}\n\n... [56000 characters truncated] ...\n\n${'t'.repeat(2000)}`,
+    ]);
+    expect(messages[0]).toBe(input[0]);
+    expect(messages[1]).toBe(input[1]);
+    expect(messages[2]).toMatchObject({ id: 'm2', role: 'tool' });
+    expect(report.steps[0]).toMatchObject({
+      name: 'truncate-tool-results',
+      truncated: 1,
+      dropped: 0,
+    });
+  });
+
+  it('keeps an output of exactly maxChars and cuts one character more', async () => {
+    const input = withIds([
+      call('c1', 'c2'),
+      result('c1', 'x'.repeat(100)),
+      result('c2', 'x'.repeat(101)),
+    ]);
+    const compressor = truncateToolResults({
+      maxChars: 100,
+      headChars: 10,
+      tailChars: 5,
+      marker: (removed) => `<${removed} cut>`,
+    });
+    const { messages } = await run(compressor, input, budget);
+    expect(messages[1]).toBe(input[1]);
+    expect(outputs(messages)[1]).toBe(`${'x'.repeat(10)}<86 cut>${'x'.repeat(5)}`);
+  });
+
+  it('leaves the other results of a message as the same objects', async () => {
+    const input = withIds([
+      call('c1', 'c2'),
+      {
+        role: 'tool',
+        content: [
+          { type: 'tool-result', toolCallId: 'c1', toolName: 'read_file', output: 'small' },
+          {
+            type: 'tool-result',
+            toolCallId: 'c2',
+            toolName: 'read_file',
+            output: 'z'.repeat(500),
+            isError: true,
+          },
+        ],
+      },
+    ]);
+    const { messages } = await run(
+      truncateToolResults({ maxChars: 100, headChars: 10, tailChars: 10 }),
+      input,
+      budget,
+    );
+    const [small, big] = messageParts(messages[1] as Message);
+    expect(small).toBe(messageParts(input[1] as Message)[0]);
+    expect(big).toMatchObject({ type: 'tool-result', toolCallId: 'c2', isError: true });
+  });
+
+  it('rejects head and tail longer than maxChars', () => {
+    expect(() => truncateToolResults({ maxChars: 100, headChars: 60, tailChars: 50 })).toThrow(
+      expect.objectContaining({
+        code: 'invalid_option',
+        message: expect.stringContaining('at most maxChars (100)'),
+      }),
+    );
+    expect(() => truncateToolResults({ headChars: -1 })).toThrow(
+      expect.objectContaining({ code: 'invalid_option' }),
+    );
+  });
+
+  it('cuts each long output to its head, a marker with the count removed, and its tail; nothing else changes', async () => {
+    const counter = createHeuristicCounter();
+    const settings = fc
+      .record({
+        maxChars: fc.integer({ min: 1, max: 12_000 }),
+        head: fc.nat({ max: 3000 }),
+        tail: fc.nat({ max: 3000 }),
+      })
+      .filter(({ maxChars, head, tail }) => head + tail <= maxChars);
+    await fc.assert(
+      fc.asyncProperty(arbitraryHistory(), settings, async (input, { maxChars, head, tail }) => {
+        const compressor = truncateToolResults({ maxChars, headChars: head, tailChars: tail });
+        const { messages } = await run(compressor, input, budget, counter);
+        const before = outputs(input);
+        const after = outputs(messages);
+        for (const [index, output] of after.entries()) {
+          const original = before[index] as string;
+          if (original.length <= maxChars) {
+            expect(output).toBe(original);
+            continue;
+          }
+          if (output === original) continue; // the cut would not have lowered the message's tokens
+          const parts =
+            /^([\s\S]*)\n\n\.\.\. \[(\d+) characters truncated\] \.\.\.\n\n([\s\S]*)$/.exec(output);
+          expect(parts).not.toBeNull();
+          const [, kept = '', removed = '', end = ''] = parts as RegExpExecArray;
+          expect(kept.length).toBeGreaterThanOrEqual(head - 1); // one less when a surrogate pair is at the cut
+          expect(kept.length).toBeLessThanOrEqual(head);
+          expect(end.length).toBeGreaterThanOrEqual(tail - 1);
+          expect(end.length).toBeLessThanOrEqual(tail);
+          expect(original.startsWith(kept) && original.endsWith(end)).toBe(true);
+          expect(kept.length + Number(removed) + end.length).toBe(original.length);
+        }
+        messages.forEach((message, index) => {
+          if (message.role !== 'tool') expect(message).toBe(input[index]);
+        });
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
