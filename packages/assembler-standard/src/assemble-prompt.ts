@@ -1,0 +1,256 @@
+import {
+  type AssembleInput,
+  ContextError,
+  groupUnits,
+  isSummary,
+  type Message,
+  type Part,
+  toolCallsOf,
+  toolResultsOf,
+  validateMessages,
+} from '@ctxkit/context-core';
+import { describeValue } from './describe-value.js';
+import { SOURCE } from './package-source.js';
+import type { MessageSource, PromptRepair } from './prompt-repair.js';
+import {
+  type OrphanPolicy,
+  orphanError,
+  pairToolCalls,
+  resultIdsWithoutCall,
+} from './repair-tool-pairs.js';
+import { replaceContent } from './replace-content.js';
+import { isRecord } from './wire-shape.js';
+
+/** The resolved settings of a standard assembler. */
+export interface AssemblySettings {
+  /** Drop and report orphans, or throw. */
+  readonly orphans: OrphanPolicy;
+  /** Text of the user message put before a conversation that starts with the assistant. */
+  readonly leadingUserText: string;
+  /** Output given to tool results with no visible output. */
+  readonly emptyOutputText: string;
+}
+
+/** The assembled prompt and every repair made to it, in order. */
+export interface AssembledPrompt {
+  /** System messages, summaries, the rest of the history, the input: ready for the wire. */
+  messages: Message[];
+  /** What was changed so that the model APIs accept the prompt. */
+  repairs: PromptRepair[];
+}
+
+/**
+ * Puts the prompt together: every system message first (the given ones, then those of the
+ * history and input, in order), then the history's summaries with their units, then the rest of
+ * the history, then the input; and repairs it so that both wire formats accept it (see
+ * `createStandardAssembler`). Throws a `ContextError` for malformed input, for an orphan under
+ * `orphans: 'throw'`, and (`empty_prompt`) when nothing but system messages is left.
+ */
+export function assemblePrompt(input: AssembleInput, settings: AssemblySettings): AssembledPrompt {
+  const { systems, conversation } = arrange(input);
+  const repairs: PromptRepair[] = [];
+  const paired = pairToolCalls(conversation.map((entry) => entry.message));
+  for (const repair of paired.repairs) {
+    const { where, index } = conversation[repair.index] as Entry;
+    if (settings.orphans === 'throw' && repair.kind !== 'moved-result') {
+      throw orphanError({ ...repair, index }, where);
+    }
+    repairs.push({ ...repair, where, index });
+  }
+  const tidy = (entries: Entry[]) => tidyEntries(entries, settings.emptyOutputText, repairs);
+  const system = tidy(systems);
+  const rest = tidy(
+    paired.messages.map((message, position) => ({
+      ...(conversation[paired.sources[position] as number] as Entry),
+      message,
+    })),
+  );
+  const first = rest[0];
+  if (first === undefined) {
+    throw new ContextError({
+      code: 'empty_prompt',
+      source: SOURCE,
+      message:
+        'assemble: nothing to send: the history and input hold no message with content besides system messages.',
+    });
+  }
+  if (first.message.role !== 'user') {
+    repairs.push({ kind: 'leading-user', where: first.where, index: first.index });
+    rest.unshift({
+      message: { role: 'user', content: settings.leadingUserText },
+      original: first.original,
+      where: first.where,
+      index: first.index,
+    });
+  }
+  const last = rest[rest.length - 1] as Entry;
+  const trimmed = trimEnd(last.message);
+  if (trimmed !== last.message) {
+    repairs.push({ kind: 'trailing-whitespace', where: last.where, index: last.index });
+    last.message = trimmed;
+  }
+  return { messages: [...system, ...rest].map((entry) => entry.message), repairs };
+}
+
+// --- internal helpers ---
+
+const VISIBLE = /\S/;
+
+interface Entry {
+  message: Message;
+  original: Message;
+  where: MessageSource;
+  index: number;
+}
+
+function arrange(input: AssembleInput): { systems: Entry[]; conversation: Entry[] } {
+  if (!isRecord(input)) {
+    throw invalid(`assemble: expected { system, history, input? }, got ${describeValue(input)}.`);
+  }
+  const given = systemMessages(input.system);
+  checkMessages('system', given);
+  given.forEach((message, index) => {
+    if (message.role !== 'system') {
+      throw invalid(
+        `assemble: system message ${index} has role ${describeValue(message.role)}; system takes only system messages (put the others in history).`,
+        { where: 'system', index },
+      );
+    }
+  });
+  if (!Array.isArray(input.history)) {
+    throw invalid(
+      `assemble: history must be an array of messages, got ${describeValue(input.history)}.`,
+    );
+  }
+  const history = input.history;
+  checkMessages('history', history, resultIdsWithoutCall(history));
+  const last = inputMessage(input.input);
+  if (last) {
+    const calls: string[] = [];
+    const answered: string[] = [];
+    for (const message of history) {
+      for (const call of toolCallsOf(message)) calls.push(call.toolCallId);
+      for (const result of toolResultsOf(message)) answered.push(result.toolCallId);
+    }
+    checkMessages('input', [last], [...calls, ...resultIdsWithoutCall([last])], answered);
+  }
+
+  const systems: Entry[] = given.map((message, index) => entry(message, 'system', index));
+  const talk: Entry[] = [];
+  history.forEach((message, index) => {
+    (message.role === 'system' ? systems : talk).push(entry(message, 'history', index));
+  });
+  const summaries: Entry[] = [];
+  const others: Entry[] = [];
+  for (const unit of groupUnits(talk.map((item) => item.message))) {
+    const items = talk.slice(unit.start, unit.end);
+    (unit.messages.some(isSummary) ? summaries : others).push(...items);
+  }
+  const conversation = [...summaries, ...others];
+  if (last) (last.role === 'system' ? systems : conversation).push(entry(last, 'input', 0));
+  return { systems, conversation };
+}
+
+function entry(message: Message, where: MessageSource, index: number): Entry {
+  return { message, original: message, where, index };
+}
+
+function systemMessages(system: unknown): Message[] {
+  if (typeof system === 'string') return [{ role: 'system', content: system }];
+  if (Array.isArray(system)) return system;
+  throw invalid(
+    `assemble: system must be a string or an array of messages, got ${describeValue(system)}.`,
+  );
+}
+
+function inputMessage(input: unknown): Message | undefined {
+  if (input === undefined) return undefined;
+  if (typeof input === 'string') return { role: 'user', content: input };
+  return input as Message;
+}
+
+function checkMessages(
+  where: MessageSource,
+  messages: readonly Message[],
+  knownToolCallIds: Iterable<string> = [],
+  answeredToolCallIds: Iterable<string> = [],
+): void {
+  try {
+    validateMessages(messages, { source: SOURCE, knownToolCallIds, answeredToolCallIds });
+  } catch (error) {
+    if (!ContextError.isInstance(error)) throw error;
+    const problem = error.message.replace(`[ctxkit/${SOURCE}] `, '');
+    throw new ContextError({
+      code: error.code,
+      source: SOURCE,
+      message:
+        where === 'input'
+          ? `assemble: ${problem.replace('Invalid message 0', 'Invalid input message')}`
+          : `assemble: ${where}: ${problem}`,
+      details: { where, ...error.details },
+      cause: error,
+    });
+  }
+}
+
+/** Drops blank text parts and messages with nothing to send; fills blank tool outputs. */
+function tidyEntries(entries: Entry[], emptyOutputText: string, repairs: PromptRepair[]): Entry[] {
+  const kept: Entry[] = [];
+  for (const item of entries) {
+    const { message, original, where, index } = item;
+    if (typeof message.content === 'string') {
+      if (VISIBLE.test(message.content)) kept.push(item);
+      else repairs.push({ kind: 'empty-message', where, index });
+      continue;
+    }
+    const found: PromptRepair[] = [];
+    const parts: Part[] = [];
+    let visible = false;
+    for (const part of message.content) {
+      if (part.type === 'text' && !VISIBLE.test(part.text)) {
+        const at = (original.content as Part[]).indexOf(part);
+        found.push({ kind: 'empty-text', where, index, part: at });
+        continue;
+      }
+      if (part.type === 'tool-result' && !VISIBLE.test(part.output)) {
+        found.push({ kind: 'empty-output', where, index, toolCallId: part.toolCallId });
+        parts.push({ ...part, output: emptyOutputText });
+        visible = true;
+        continue;
+      }
+      if (part.type !== 'thinking') visible = true;
+      parts.push(part);
+    }
+    if (!visible) {
+      repairs.push({ kind: 'empty-message', where, index });
+      continue;
+    }
+    repairs.push(...found);
+    kept.push(found.length === 0 ? item : { ...item, message: replaceContent(message, parts) });
+  }
+  return kept;
+}
+
+/** The message without trailing whitespace when it is from the assistant; the same one if none. */
+function trimEnd(message: Message): Message {
+  if (message.role !== 'assistant') return message;
+  if (typeof message.content === 'string') {
+    const text = message.content.trimEnd();
+    return text === message.content ? message : replaceContent(message, text);
+  }
+  const parts = message.content;
+  const lastPart = parts[parts.length - 1];
+  if (lastPart?.type !== 'text') return message;
+  const text = lastPart.text.trimEnd();
+  if (text === lastPart.text) return message;
+  return replaceContent(message, [...parts.slice(0, -1), { ...lastPart, text }]);
+}
+
+function invalid(message: string, details?: Record<string, unknown>): ContextError {
+  return new ContextError({
+    code: 'invalid_message',
+    source: SOURCE,
+    message,
+    ...(details ? { details } : {}),
+  });
+}

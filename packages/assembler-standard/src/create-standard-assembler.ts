@@ -1,0 +1,94 @@
+import {
+  type AssembleInput,
+  ContextError,
+  type Message,
+  type PromptAssembler,
+} from '@ctxkit/context-core';
+import { assemblePrompt } from './assemble-prompt.js';
+import { describeValue } from './describe-value.js';
+import { SOURCE } from './package-source.js';
+import type { PromptRepair } from './prompt-repair.js';
+import type { OrphanPolicy } from './repair-tool-pairs.js';
+
+/** Default text of the user message put before a conversation that starts with the assistant. */
+export const DEFAULT_LEADING_USER_TEXT = '(continued)';
+
+/** Default output given to a tool result with no visible output. */
+export const DEFAULT_EMPTY_OUTPUT_TEXT = '(no output)';
+
+/** Options of {@link createStandardAssembler}. */
+export interface StandardAssemblerOptions {
+  /** A tool result without its call, or a call without its result: drop and report (default), or throw. */
+  orphans?: OrphanPolicy;
+  /** Text of the user message put first when the conversation would start with the assistant. */
+  leadingUserText?: string;
+  /** Output given to tool results whose output is blank (Anthropic rejects empty results). */
+  emptyOutputText?: string;
+  /** Called with each repair, in order, after each `assemble` has put the prompt together. */
+  onRepair?: (repair: PromptRepair) => void;
+}
+
+/**
+ * Seed 002's StandardAssembler: system, then the compressed history, then the new input (a string
+ * becomes a user message), as a prompt both `toOpenAIChat` and `toAnthropic` accept. Every system
+ * message goes first (the given ones, then those of the history, in order); a summary
+ * (`meta.kind: 'summary'`) goes right after them, with its tool unit, wherever it was. Then it
+ * repairs what the APIs would reject, reporting each repair to `onRepair`: tool pairs as
+ * {@link repairToolPairs} does (orphans dropped, or thrown with `orphans: 'throw'`; late results
+ * moved up), blank text parts removed, messages with nothing to send dropped (thinking alone is
+ * not enough), blank tool outputs given `emptyOutputText`, a user message with `leadingUserText`
+ * put first when the conversation would start with the assistant, and trailing whitespace
+ * trimmed from a final assistant message. Input messages are never mutated; changed messages are
+ * copies without cached token counts, unchanged ones are passed through. Throws a `ContextError`
+ * for malformed input (naming where and the index) and (`empty_prompt`) when nothing but system
+ * messages is left to send.
+ */
+export function createStandardAssembler(options: StandardAssemblerOptions = {}): PromptAssembler {
+  const orphans = options.orphans ?? 'drop';
+  if (orphans !== 'drop' && orphans !== 'throw') {
+    throw invalidOption('orphans', orphans, '"drop" or "throw"');
+  }
+  const settings = Object.freeze({
+    orphans,
+    leadingUserText: textOption(
+      'leadingUserText',
+      options.leadingUserText,
+      DEFAULT_LEADING_USER_TEXT,
+    ),
+    emptyOutputText: textOption(
+      'emptyOutputText',
+      options.emptyOutputText,
+      DEFAULT_EMPTY_OUTPUT_TEXT,
+    ),
+  });
+  const onRepair = options.onRepair;
+  if (onRepair !== undefined && typeof onRepair !== 'function') {
+    throw invalidOption('onRepair', onRepair, 'a function');
+  }
+  return Object.freeze({
+    assemble(input: AssembleInput): Message[] {
+      const { messages, repairs } = assemblePrompt(input, settings);
+      if (onRepair) for (const repair of repairs) onRepair(repair);
+      return messages;
+    },
+  });
+}
+
+// --- internal helpers ---
+
+function textOption(option: string, value: unknown, fallback: string): string {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'string' || !/\S/.test(value)) {
+    throw invalidOption(option, value, 'a string with visible text');
+  }
+  return value;
+}
+
+function invalidOption(option: string, value: unknown, expected: string): ContextError {
+  return new ContextError({
+    code: 'invalid_option',
+    source: SOURCE,
+    message: `createStandardAssembler: option ${option} must be ${expected}, got ${describeValue(value)}.`,
+    details: { option, value },
+  });
+}

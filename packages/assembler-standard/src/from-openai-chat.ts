@@ -1,0 +1,110 @@
+import type { Message, Part, TextPart } from '@ctxkit/context-core';
+import type { OpenAIChatTextPart } from './openai-chat-message.js';
+import { checkOpenAIChatShape } from './openai-chat-shape.js';
+import { parseToolArguments } from './tool-input.js';
+import { wireError } from './wire-shape.js';
+
+const FORMAT = 'OpenAI chat';
+
+/**
+ * ctxkit messages for the `messages` of an OpenAI Chat Completions request. `system` and
+ * `developer` become system messages; text parts become text parts (one alone becomes a string);
+ * an assistant message's text and `tool_calls` become parts, text first; each `tool` message
+ * becomes a tool message with one result, its tool name taken from the matching call.
+ * `arguments` that parse as JSON become the parsed value; text that is not JSON, or is the JSON
+ * of a string, is kept as the string input.
+ * A tool message's text parts are joined by newlines. Throws a `ContextError` naming the index
+ * for malformed input (`invalid_wire`), for what ctxkit cannot carry such as images, `name` or
+ * refusals (`unsupported_wire`), and for a tool message that answers no earlier call or answers
+ * one twice. `toOpenAIChat(fromOpenAIChat(wire))` equals `wire` when `wire` passes
+ * `validateOpenAIChat`, uses `system` for instructions, writes `arguments` as compact JSON (or
+ * text that is not JSON), a string for a lone text and `content: null` beside tool calls.
+ */
+export function fromOpenAIChat(messages: unknown): Message[] {
+  const list = checkOpenAIChatShape(messages, 'strict');
+  const toolNames = new Map<string, string>();
+  const answered = new Set<string>();
+  return list.map((message, index): Message => {
+    const path = `messages[${index}]`;
+    switch (message.role) {
+      case 'system':
+      case 'developer':
+        return { role: 'system', content: readContent(message.content) };
+      case 'user':
+        return { role: 'user', content: readContent(message.content) };
+      case 'assistant': {
+        const calls = message.tool_calls ?? [];
+        if (calls.length === 0) {
+          if (message.content === null || message.content === undefined) {
+            throw wireError(
+              FORMAT,
+              path,
+              index,
+              'an assistant message needs content or tool_calls.',
+            );
+          }
+          return { role: 'assistant', content: readContent(message.content) };
+        }
+        const parts: Part[] =
+          message.content === null || message.content === undefined
+            ? []
+            : typeof message.content === 'string'
+              ? [{ type: 'text', text: message.content }]
+              : message.content.map(textPart);
+        calls.forEach((call, callIndex) => {
+          if (toolNames.has(call.id)) {
+            throw wireError(
+              FORMAT,
+              `${path}.tool_calls[${callIndex}].id`,
+              index,
+              `duplicate tool call id ${JSON.stringify(call.id)}.`,
+            );
+          }
+          toolNames.set(call.id, call.function.name);
+          parts.push({
+            type: 'tool-call',
+            toolCallId: call.id,
+            toolName: call.function.name,
+            input: parseToolArguments(call.function.arguments),
+          });
+        });
+        return { role: 'assistant', content: parts };
+      }
+      default: {
+        const id = message.tool_call_id;
+        const toolName = toolNames.get(id);
+        if (toolName === undefined || answered.has(id)) {
+          throw wireError(
+            FORMAT,
+            `${path}.tool_call_id`,
+            index,
+            toolName === undefined
+              ? `${JSON.stringify(id)} answers no earlier tool call.`
+              : `${JSON.stringify(id)} is answered twice.`,
+          );
+        }
+        answered.add(id);
+        const output =
+          typeof message.content === 'string'
+            ? message.content
+            : message.content.map((part) => part.text).join('\n');
+        return {
+          role: 'tool',
+          content: [{ type: 'tool-result', toolCallId: id, toolName, output }],
+        };
+      }
+    }
+  });
+}
+
+// --- internal helpers ---
+
+function readContent(content: string | OpenAIChatTextPart[]): string | TextPart[] {
+  if (typeof content === 'string') return content;
+  if (content.length === 1) return (content[0] as OpenAIChatTextPart).text;
+  return content.map(textPart);
+}
+
+function textPart(part: OpenAIChatTextPart): TextPart {
+  return { type: 'text', text: part.text };
+}

@@ -1,0 +1,43 @@
+export type {
+  AnthropicAssistantBlock,
+  AnthropicAssistantMessage,
+  AnthropicMessage,
+  AnthropicRedactedThinkingBlock,
+  AnthropicRequest,
+  AnthropicTextBlock,
+  AnthropicThinkingBlock,
+  AnthropicToolResultBlock,
+  AnthropicToolUseBlock,
+  AnthropicUserBlock,
+  AnthropicUserMessage,
+} from './anthropic-message.js';
+export {
+  createStandardAssembler,
+  DEFAULT_EMPTY_OUTPUT_TEXT,
+  DEFAULT_LEADING_USER_TEXT,
+  type StandardAssemblerOptions,
+} from './create-standard-assembler.js';
+export { fromAnthropic } from './from-anthropic.js';
+export { fromOpenAIChat } from './from-openai-chat.js';
+export type {
+  OpenAIChatAssistantMessage,
+  OpenAIChatMessage,
+  OpenAIChatSystemMessage,
+  OpenAIChatTextPart,
+  OpenAIChatToolCall,
+  OpenAIChatToolMessage,
+  OpenAIChatUserMessage,
+} from './openai-chat-message.js';
+export type { MessageSource, PromptRepair, PromptRepairKind } from './prompt-repair.js';
+export { isRedactedThinking, type RedactedThinkingPart } from './redacted-thinking.js';
+export {
+  type OrphanPolicy,
+  type RepairedToolPairs,
+  type RepairToolPairsOptions,
+  repairToolPairs,
+  type ToolPairRepair,
+} from './repair-tool-pairs.js';
+export { toAnthropic } from './to-anthropic.js';
+export { type ToOpenAIChatOptions, toOpenAIChat } from './to-openai-chat.js';
+export { validateAnthropic } from './validate-anthropic.js';
+export { validateOpenAIChat } from './validate-openai-chat.js';

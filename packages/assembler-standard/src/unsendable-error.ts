@@ -1,0 +1,42 @@
+import { ContextError } from '@ctxkit/context-core';
+import { SOURCE } from './package-source.js';
+
+/**
+ * Turns a wire validation error about the output of `toOpenAIChat` / `toAnthropic` into a
+ * {@link ContextError} (`invalid_message`) naming the input messages the broken wire message was
+ * built from (`details.index`, and `details.lastIndex` when several were merged). Other errors
+ * are returned unchanged.
+ */
+export function unsendableError(
+  functionName: string,
+  error: unknown,
+  origins: readonly (readonly [number, number])[],
+): unknown {
+  if (!ContextError.isInstance(error, 'invalid_wire')) return error;
+  const wireIndex = error.details.index;
+  const origin = typeof wireIndex === 'number' ? origins[wireIndex] : undefined;
+  const problem = `${String(error.details.path)}: ${String(error.details.problem)}`;
+  if (!origin) {
+    return new ContextError({
+      code: 'invalid_message',
+      source: SOURCE,
+      message: `${functionName}: the messages cannot be sent: ${problem}`,
+      details: { path: error.details.path },
+      cause: error,
+    });
+  }
+  const [first, last] = origin;
+  const which = first === last ? `message ${first}` : `messages ${first}-${last}`;
+  return new ContextError({
+    code: 'invalid_message',
+    source: SOURCE,
+    message: `${functionName}: ${which} cannot be sent (run it through the assembler first): ${problem}`,
+    details: {
+      index: first,
+      ...(first === last ? {} : { lastIndex: last }),
+      wireIndex,
+      path: error.details.path,
+    },
+    cause: error,
+  });
+}

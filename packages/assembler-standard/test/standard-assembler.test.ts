@@ -1,0 +1,328 @@
+import {
+  type AssembleInput,
+  ContextError,
+  groupUnits,
+  isSummary,
+  type Message,
+  validateMessages,
+} from '@ctxkit/context-core';
+import { deepFreeze } from '@ctxkit/context-core/testing';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  createStandardAssembler,
+  DEFAULT_EMPTY_OUTPUT_TEXT,
+  DEFAULT_LEADING_USER_TEXT,
+  type PromptRepair,
+  repairToolPairs,
+  toAnthropic,
+  toOpenAIChat,
+  validateAnthropic,
+  validateOpenAIChat,
+} from '../src/index.js';
+import {
+  assistant,
+  callPart,
+  calls,
+  resultPart,
+  results,
+  system,
+  text,
+  thrown,
+  user,
+} from './helpers.js';
+import { arbitraryDamagedInput } from './history-arbitraries.js';
+
+const RUNS = { numRuns: 1_000 };
+
+function assembleWithRepairs(input: AssembleInput, orphans: 'drop' | 'throw' = 'drop') {
+  const repairs: PromptRepair[] = [];
+  const messages = createStandardAssembler({
+    orphans,
+    onRepair: (repair) => repairs.push(repair),
+  }).assemble(input);
+  return { messages, repairs };
+}
+
+describe('createStandardAssembler', () => {
+  it('puts system, history and input together, as seed 002 does', () => {
+    const history = [user('hi'), assistant('hello')];
+    expect(
+      createStandardAssembler().assemble({ system: 'Be brief.', history, input: 'Next?' }),
+    ).toEqual([system('Be brief.'), user('hi'), assistant('hello'), user('Next?')]);
+  });
+
+  it('passes unchanged messages through and never mutates its input', () => {
+    const input = deepFreeze({
+      system: [system('Rules.')],
+      history: [user('a'), calls('t'), results('t')],
+      input: user('b'),
+    });
+    const output = createStandardAssembler().assemble(input);
+    expect(output).toHaveLength(5);
+    expect(output[0]).toBe(input.system[0]);
+    expect(output[2]).toBe(input.history[1]);
+    expect(output[4]).toBe(input.input);
+  });
+
+  it('moves system messages first and a summary right after them, with its unit', () => {
+    const summary = user('Summary: the disk was full.', { kind: 'summary' });
+    const summaryCall = assistant([callPart('s')], { kind: 'summary' });
+    const output = createStandardAssembler().assemble({
+      system: 'Rules.',
+      history: [
+        user('old'),
+        system('Mid note.'),
+        assistant('ok'),
+        summary,
+        summaryCall,
+        results('s'),
+        user('new'),
+      ],
+    });
+    expect(output).toEqual([
+      system('Rules.'),
+      system('Mid note.'),
+      summary,
+      summaryCall,
+      results('s'),
+      user('old'),
+      assistant('ok'),
+      user('new'),
+    ]);
+  });
+
+  it('answers the pending call with a tool message given as input', () => {
+    const history = [user('go'), calls('p')];
+    const { messages, repairs } = assembleWithRepairs({
+      system: 'S',
+      history,
+      input: results('p'),
+    });
+    expect(messages).toEqual([system('S'), user('go'), calls('p'), results('p')]);
+    expect(repairs).toEqual([]);
+  });
+
+  it('reports each repair with where it happened', () => {
+    const { messages, repairs } = assembleWithRepairs({
+      system: [system(' ')],
+      history: [
+        results('gone'),
+        assistant('I start.'),
+        user([text('  '), text('Check.')]),
+        assistant([callPart('a'), callPart('b')]),
+        { role: 'tool', content: [resultPart('a', '')] },
+        user(''),
+        assistant([{ type: 'thinking', text: 'only', signature: 's' }]),
+        assistant('Done. \n'),
+      ],
+    });
+    expect(messages).toEqual([
+      user(DEFAULT_LEADING_USER_TEXT),
+      assistant('I start.'),
+      user([text('Check.')]),
+      assistant([callPart('a')]),
+      { role: 'tool', content: [resultPart('a', DEFAULT_EMPTY_OUTPUT_TEXT)] },
+      assistant('Done.'),
+    ]);
+    expect(repairs).toEqual<PromptRepair[]>([
+      {
+        kind: 'orphan-result',
+        where: 'history',
+        index: 0,
+        toolCallId: 'gone',
+        toolName: 'read_file',
+      },
+      { kind: 'orphan-call', where: 'history', index: 3, toolCallId: 'b', toolName: 'read_file' },
+      { kind: 'empty-message', where: 'system', index: 0 },
+      { kind: 'empty-text', where: 'history', index: 2, part: 0 },
+      { kind: 'empty-output', where: 'history', index: 4, toolCallId: 'a' },
+      { kind: 'empty-message', where: 'history', index: 5 },
+      { kind: 'empty-message', where: 'history', index: 6 },
+      { kind: 'leading-user', where: 'history', index: 1 },
+      { kind: 'trailing-whitespace', where: 'history', index: 7 },
+    ]);
+  });
+
+  it('uses the texts it is given and throws for orphans on request', () => {
+    const assembler = createStandardAssembler({ leadingUserText: '…', emptyOutputText: 'nothing' });
+    expect(
+      assembler.assemble({
+        system: [],
+        history: [assistant('hi'), calls('a'), { role: 'tool', content: [resultPart('a', '')] }],
+      }),
+    ).toEqual([
+      user('…'),
+      assistant('hi'),
+      calls('a'),
+      { role: 'tool', content: [resultPart('a', 'nothing')] },
+    ]);
+    const error = thrown(() =>
+      createStandardAssembler({ orphans: 'throw' }).assemble({
+        system: 'S',
+        history: [user('a'), calls('x')],
+      }),
+    );
+    expect(error.code).toBe('orphan_tool_call');
+    expect(error.details).toMatchObject({ where: 'history', index: 1, toolCallId: 'x' });
+    expect(error.message).toMatch(/history message 1 calls read_file as "x", which has no result/);
+  });
+
+  it('rejects bad options and malformed input, naming where and the index', () => {
+    expect(thrown(() => createStandardAssembler({ orphans: 'fix' as 'drop' })).message).toMatch(
+      /option orphans must be "drop" or "throw", got "fix"/,
+    );
+    expect(thrown(() => createStandardAssembler({ leadingUserText: ' ' })).code).toBe(
+      'invalid_option',
+    );
+    expect(thrown(() => createStandardAssembler({ onRepair: 'log' as never })).code).toBe(
+      'invalid_option',
+    );
+    const assembler = createStandardAssembler();
+    const history = thrown(() =>
+      assembler.assemble({
+        system: 'S',
+        history: [user('a'), { role: 'robot', content: 'b' } as never],
+      }),
+    );
+    expect(history.details).toMatchObject({ where: 'history', index: 1 });
+    expect(history.message).toMatch(/assemble: history: Invalid message 1: unknown role "robot"/);
+    const system = thrown(() => assembler.assemble({ system: [user('x')], history: [] }));
+    expect(system.message).toMatch(/system message 0 has role "user"/);
+    const input = thrown(() =>
+      assembler.assemble({ system: 'S', history: [calls('a'), results('a')], input: results('a') }),
+    );
+    expect(input.message).toMatch(
+      /assemble: Invalid input message, part 0: tool call "a" already has a result/,
+    );
+    expect(
+      thrown(() => assembler.assemble({ system: 'S', history: 'x' as never })).message,
+    ).toMatch(/history must be an array/);
+    expect(thrown(() => assembler.assemble({ system: 'S', history: [], input: ' ' })).code).toBe(
+      'empty_prompt',
+    );
+  });
+});
+
+describe('createStandardAssembler over damaged histories', () => {
+  it('returns a prompt both APIs accept, without mutating its input', () => {
+    fc.assert(
+      fc.property(arbitraryDamagedInput(), (input) => {
+        const { messages } = assembleOrEmpty(deepFreeze(input));
+        if (messages === undefined) return;
+        validateMessages(messages);
+        expect(repairToolPairs(messages).repairs).toEqual([]);
+        validateOpenAIChat(toOpenAIChat(messages));
+        validateAnthropic(toAnthropic(messages));
+      }),
+      RUNS,
+    );
+  });
+
+  it('puts system messages first, then a user message, then the summaries', () => {
+    fc.assert(
+      fc.property(arbitraryDamagedInput(), (input) => {
+        const { messages } = assembleOrEmpty(input);
+        if (messages === undefined) return;
+        const systems = messages.findIndex((message) => message.role !== 'system');
+        expect(messages.slice(systems).some((message) => message.role === 'system')).toBe(false);
+        expect(messages[systems]?.role).toBe('user');
+        const talk = input.history.filter((message) => message.role !== 'system');
+        const summaryIds = groupUnits(talk)
+          .filter((unit) => unit.messages.some(isSummary))
+          .flatMap((unit) => unit.messages.map((message) => message.id));
+        const outputIds = messages
+          .slice(systems)
+          .flatMap((message) => (message.id === undefined ? [] : [message.id]));
+        // Units move whole; inside one, results may be moved up to their call, so compare as sets.
+        const present = new Set(summaryIds.filter((id) => outputIds.includes(id as string)));
+        const leading = new Set(
+          outputIds.slice(0, outputIds.findIndex((id) => !present.has(id)) >>> 0),
+        );
+        expect(leading).toEqual(present);
+      }),
+      RUNS,
+    );
+  });
+
+  it('loses no message without reporting it', () => {
+    fc.assert(
+      fc.property(arbitraryDamagedInput(), (input) => {
+        const { messages, repairs } = assembleOrEmpty(input);
+        if (messages === undefined) return;
+        const kept = new Set(messages.map((message) => message.id));
+        input.history.forEach((message, index) => {
+          if (kept.has(message.id)) return;
+          const reported = repairs.some(
+            (repair) =>
+              repair.where === 'history' &&
+              repair.index === index &&
+              ['empty-message', 'orphan-result', 'orphan-call'].includes(repair.kind),
+          );
+          expect(reported, `history message ${index} vanished without a repair`).toBe(true);
+        });
+      }),
+      RUNS,
+    );
+  });
+
+  it('throws for orphans under orphans: throw exactly when it would drop one', () => {
+    fc.assert(
+      fc.property(arbitraryDamagedInput(), (input) => {
+        const { repairs, empty } = assembleOrEmpty(input);
+        if (empty) return;
+        const orphans = repairs.filter(
+          (repair) => repair.kind === 'orphan-result' || repair.kind === 'orphan-call',
+        );
+        let error: unknown;
+        try {
+          assembleWithRepairs(input, 'throw');
+        } catch (caught) {
+          error = caught;
+        }
+        if (orphans.length === 0) expect(error).toBeUndefined();
+        else
+          expect(ContextError.isInstance(error) && error.code.startsWith('orphan_tool_')).toBe(
+            true,
+          );
+      }),
+      RUNS,
+    );
+  });
+
+  it('is idempotent: its output assembles to itself with no repair', () => {
+    fc.assert(
+      fc.property(arbitraryDamagedInput(), (input) => {
+        const { messages, repairs } = assembleOrEmpty(input);
+        if (messages === undefined) return;
+        // A user message put before a summary unit that starts with the assistant is not a
+        // summary itself, so a second pass moves the unit before it again.
+        const placeholder = repairs.some((repair) => repair.kind === 'leading-user');
+        if (placeholder && messages.some(isSummary)) return;
+        const again = assembleWithRepairs({ system: [], history: messages });
+        expect(again.repairs).toEqual([]);
+        expect(again.messages).toEqual(messages);
+      }),
+      RUNS,
+    );
+  });
+});
+
+// --- helpers ---
+
+function assembleOrEmpty(input: AssembleInput): {
+  messages?: Message[];
+  repairs: PromptRepair[];
+  empty: boolean;
+} {
+  const repairs: PromptRepair[] = [];
+  try {
+    const messages = createStandardAssembler({
+      onRepair: (repair) => repairs.push(repair),
+    }).assemble(input);
+    return { messages, repairs, empty: false };
+  } catch (error) {
+    if (ContextError.isInstance(error, 'empty_prompt')) return { repairs, empty: true };
+    throw error;
+  }
+}
