@@ -1,0 +1,34 @@
+/**
+ * The smallest ctxkit pipeline, on in-memory data: an agent session whose tool outputs grow the
+ * history far past an 8,000-token window, and the pipeline keeping every request inside it.
+ */
+import { createStandardAssembler } from '@ctxkit/assembler-standard';
+import { createSimpleCompressor } from '@ctxkit/compressor-simple';
+import {
+  createContextPipeline,
+  createInMemoryEventStore,
+  createInMemoryHistoryStore,
+  createTiktokenCounter,
+} from '@ctxkit/context-core';
+import { runQuickstart } from './run-quickstart.js';
+
+const counter = createTiktokenCounter('o200k_base');
+const provider = createInMemoryHistoryStore({ counter });
+const events = createInMemoryEventStore();
+const pipeline = createContextPipeline({
+  provider,
+  compressor: createSimpleCompressor({ maxCharsPerMessage: 4000 }),
+  assembler: createStandardAssembler(),
+  counter,
+  budget: { maxTokens: 8000, reserveTokens: 1000 },
+  events,
+});
+
+const summary = await runQuickstart({ provider, pipeline, counter, turns: 12, print: console.log });
+console.log(
+  `\n${summary.turns} turns: ${summary.tokensWithout.toLocaleString('en')} tokens without compression, ` +
+    `${summary.tokensSent.toLocaleString('en')} sent (${summary.savedPercent}% saved); ` +
+    `every request within ${pipeline.budget.maxTokens - (pipeline.budget.reserveTokens ?? 0)} tokens: ${summary.allWithinBudget ? 'yes' : 'NO'}.`,
+);
+console.log(`${(await events.listEvents('demo')).length} context.compressed events recorded.`);
+if (!summary.allWithinBudget) process.exitCode = 1;
