@@ -1,0 +1,79 @@
+import {
+  countMessageTokens,
+  type Message,
+  type TokenCounter,
+  toolResultsOf,
+} from '@ctxkit/context-core';
+
+/** A tool output that reached the model shorter than it was. */
+export interface CutToolResult {
+  /** The call it answers. */
+  toolCallId: string;
+  /** The tool that produced it. */
+  toolName: string;
+  /** Characters before. */
+  fromChars: number;
+  /** Characters sent. */
+  toChars: number;
+}
+
+/** What a compression did to individual messages, for seed 000's log lines. */
+export interface CompressionDetails {
+  /** Messages of the input missing from the output. */
+  droppedMessages: number;
+  /** Their tokens, by the counter. */
+  droppedTokens: number;
+  /** Tool outputs sent shorter than they were. */
+  cutToolResults: CutToolResult[];
+  /** Other messages whose text was cut. */
+  cutMessages: number;
+}
+
+/**
+ * Compares the messages a compressor was given with the prompt that was sent, by message `id`
+ * (messages without one, like the system prompt, are ignored): which were dropped and with how
+ * many tokens, which tool outputs were cut and from how many characters to how many.
+ */
+export function compressionDetails(
+  before: readonly Message[],
+  after: readonly Message[],
+  counter: TokenCounter,
+): CompressionDetails {
+  const sent = new Map<string, Message>();
+  for (const message of after) if (message.id !== undefined) sent.set(message.id, message);
+  const details: CompressionDetails = {
+    droppedMessages: 0,
+    droppedTokens: 0,
+    cutToolResults: [],
+    cutMessages: 0,
+  };
+  for (const original of before) {
+    if (original.id === undefined) continue;
+    const copy = sent.get(original.id);
+    if (copy === undefined) {
+      details.droppedMessages += 1;
+      details.droppedTokens += countMessageTokens(original, counter);
+      continue;
+    }
+    if (copy === original || JSON.stringify(copy.content) === JSON.stringify(original.content))
+      continue;
+    const results = toolResultsOf(original);
+    if (results.length === 0) {
+      details.cutMessages += 1;
+      continue;
+    }
+    const sentResults = new Map(toolResultsOf(copy).map((part) => [part.toolCallId, part]));
+    for (const part of results) {
+      const shorter = sentResults.get(part.toolCallId);
+      if (shorter !== undefined && shorter.output.length < part.output.length) {
+        details.cutToolResults.push({
+          toolCallId: part.toolCallId,
+          toolName: part.toolName,
+          fromChars: part.output.length,
+          toChars: shorter.output.length,
+        });
+      }
+    }
+  }
+  return details;
+}

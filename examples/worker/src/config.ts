@@ -1,0 +1,213 @@
+import { fileURLToPath } from 'node:url';
+import { ContextError } from '@ctxkit/context-core';
+
+/** The compressors the worker can use. */
+export type CompressorChoice = 'simple' | 'guard' | 'three-layer';
+
+/** The token counters the worker can use. */
+export type CounterChoice = 'o200k_base' | 'cl100k_base' | 'heuristic';
+
+/** Log output formats. */
+export type LogFormat = 'pretty' | 'json';
+
+/** Log levels, lowest first. */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+/** The worker's settings, read from the environment by {@link loadConfig}. */
+export interface WorkerConfig {
+  /** SQLite file holding history, events and tasks (`CTX_DB`). */
+  readonly databaseFile: string;
+  /** The model's context window in tokens (`MAX_CONTEXT_TOKENS`, seed 002). */
+  readonly maxContextTokens: number;
+  /** Characters one message keeps under the `simple` compressor (`MAX_CHARS_PER_MESSAGE`, seed 002). */
+  readonly maxCharsPerMessage: number;
+  /** Tokens of the window kept free for the answer (`CTX_RESERVE_TOKENS`). */
+  readonly reserveTokens: number;
+  /** Which compressor fits the history to the budget (`CTX_COMPRESSOR`). */
+  readonly compressor: CompressorChoice;
+  /** Which counter measures tokens (`CTX_COUNTER`). */
+  readonly counter: CounterChoice;
+  /** `scripted` for the offline model, or a model id for the chat-completions endpoint (`CTX_MODEL`). */
+  readonly model: string;
+  /** Base URL of the OpenAI-compatible endpoint (`OPENAI_BASE_URL`). */
+  readonly openaiBaseUrl: string;
+  /** Bearer token for the endpoint, if it needs one (`OPENAI_API_KEY`). */
+  readonly openaiApiKey: string | undefined;
+  /** How long one model call may take, in milliseconds (`CTX_MODEL_TIMEOUT_MS`). */
+  readonly modelTimeoutMs: number;
+  /** Most model calls that ask for tools within one task (`CTX_MAX_TOOL_ROUNDS`). */
+  readonly maxToolRounds: number;
+  /** Whether a conversation is archived and restarted above the threshold (`CTX_AUTO_RESET`, seed 001). */
+  readonly autoReset: boolean;
+  /** Share of the window above which auto-reset fires (`CTX_AUTO_RESET_THRESHOLD`). */
+  readonly autoResetThreshold: number;
+  /** How long a claimed task stays ours without a renewal, in milliseconds (`CTX_LEASE_MS`). */
+  readonly leaseMs: number;
+  /** Claims a task may have before a lost lease fails it (`CTX_MAX_ATTEMPTS`). */
+  readonly maxAttempts: number;
+  /** How often `run --watch` looks for new tasks, in milliseconds (`CTX_POLL_MS`). */
+  readonly pollMs: number;
+  /** The only directory the file tools may read (`CTX_SANDBOX_DIR`). */
+  readonly sandboxDir: string;
+  /** The system prompt (`CTX_SYSTEM_PROMPT`). */
+  readonly systemPrompt: string;
+  /** Lowest level logged (`LOG_LEVEL`). */
+  readonly logLevel: LogLevel;
+  /** Log line format (`LOG_FORMAT`). */
+  readonly logFormat: LogFormat;
+}
+
+/** The model name that selects the offline scripted model. */
+export const SCRIPTED_MODEL = 'scripted';
+
+/** The system prompt used when `CTX_SYSTEM_PROMPT` is not set. */
+export const DEFAULT_SYSTEM_PROMPT =
+  'You are an operations agent for a small container platform. Use the tools to list, inspect ' +
+  'and read the logs of containers, and to list and read files in the operations sandbox. ' +
+  'Answer with the facts you found, name the container or file they come from, and say plainly ' +
+  'when a tool output was cut short.';
+
+/**
+ * Reads the worker's settings from `env` (seed 002's names and defaults), checks every value and
+ * returns them frozen. Throws one `ContextError` (`invalid_config`) listing every bad variable with
+ * the value it had and what was expected.
+ */
+export function loadConfig(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): WorkerConfig {
+  const problems: string[] = [];
+  const read = new EnvironmentReader(env, problems);
+  const maxContextTokens = read.integer('MAX_CONTEXT_TOKENS', 8000, 1000);
+  const config: WorkerConfig = {
+    databaseFile: read.text('CTX_DB', 'ctxkit-worker.sqlite'),
+    maxContextTokens,
+    maxCharsPerMessage: read.integer('MAX_CHARS_PER_MESSAGE', 4000, 200),
+    reserveTokens: read.integer(
+      'CTX_RESERVE_TOKENS',
+      Math.min(8192, Math.floor(maxContextTokens / 4)),
+      0,
+    ),
+    compressor: read.choice('CTX_COMPRESSOR', 'simple', ['simple', 'guard', 'three-layer']),
+    counter: read.choice('CTX_COUNTER', 'o200k_base', ['o200k_base', 'cl100k_base', 'heuristic']),
+    model: read.text('CTX_MODEL', SCRIPTED_MODEL),
+    openaiBaseUrl: read.url('OPENAI_BASE_URL', 'https://api.openai.com/v1'),
+    openaiApiKey:
+      env.OPENAI_API_KEY === undefined || env.OPENAI_API_KEY === ''
+        ? undefined
+        : env.OPENAI_API_KEY,
+    modelTimeoutMs: read.integer('CTX_MODEL_TIMEOUT_MS', 120_000, 100),
+    maxToolRounds: read.integer('CTX_MAX_TOOL_ROUNDS', 8, 1),
+    autoReset: read.flag('CTX_AUTO_RESET', false),
+    autoResetThreshold: read.ratio('CTX_AUTO_RESET_THRESHOLD', 0.9),
+    leaseMs: read.integer('CTX_LEASE_MS', 60_000, 100),
+    maxAttempts: read.integer('CTX_MAX_ATTEMPTS', 3, 1),
+    pollMs: read.integer('CTX_POLL_MS', 1000, 10),
+    sandboxDir: read.text(
+      'CTX_SANDBOX_DIR',
+      fileURLToPath(new URL('../data/sandbox', import.meta.url)),
+    ),
+    systemPrompt: read.text('CTX_SYSTEM_PROMPT', DEFAULT_SYSTEM_PROMPT),
+    logLevel: read.choice('LOG_LEVEL', 'info', ['debug', 'info', 'warn', 'error']),
+    logFormat: read.choice('LOG_FORMAT', 'pretty', ['pretty', 'json']),
+  };
+  if (problems.length === 0 && config.reserveTokens >= config.maxContextTokens) {
+    problems.push(
+      `CTX_RESERVE_TOKENS must be below MAX_CONTEXT_TOKENS (${config.maxContextTokens}), got ${config.reserveTokens}.`,
+    );
+  }
+  if (problems.length > 0) {
+    throw new ContextError({
+      code: 'invalid_config',
+      source: 'example-worker',
+      message: `Invalid configuration:\n  - ${problems.join('\n  - ')}`,
+      details: { problems },
+    });
+  }
+  return Object.freeze(config);
+}
+
+// --- internal helpers ---
+
+/** Reads typed values from the environment, collecting a readable problem for each bad one. */
+class EnvironmentReader {
+  constructor(
+    private readonly env: Readonly<Record<string, string | undefined>>,
+    private readonly problems: string[],
+  ) {}
+
+  text(name: string, fallback: string): string {
+    const raw = this.raw(name);
+    return raw ?? fallback;
+  }
+
+  integer(name: string, fallback: number, minimum: number): number {
+    const raw = this.raw(name);
+    if (raw === undefined) return fallback;
+    const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+    if (!Number.isSafeInteger(value) || value < minimum) {
+      this.problems.push(
+        `${name} must be a whole number of at least ${minimum}, got ${JSON.stringify(raw)}.`,
+      );
+      return fallback;
+    }
+    return value;
+  }
+
+  ratio(name: string, fallback: number): number {
+    const raw = this.raw(name);
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value <= 0 || value > 1) {
+      this.problems.push(
+        `${name} must be a number above 0 and at most 1, got ${JSON.stringify(raw)}.`,
+      );
+      return fallback;
+    }
+    return value;
+  }
+
+  flag(name: string, fallback: boolean): boolean {
+    const raw = this.raw(name)?.toLowerCase();
+    if (raw === undefined) return fallback;
+    if (['1', 'true', 'on', 'yes'].includes(raw)) return true;
+    if (['0', 'false', 'off', 'no'].includes(raw)) return false;
+    this.problems.push(
+      `${name} must be on or off (1/0, true/false), got ${JSON.stringify(this.env[name])}.`,
+    );
+    return fallback;
+  }
+
+  choice<Choice extends string>(
+    name: string,
+    fallback: Choice,
+    choices: readonly Choice[],
+  ): Choice {
+    const raw = this.raw(name);
+    if (raw === undefined) return fallback;
+    if ((choices as readonly string[]).includes(raw)) return raw as Choice;
+    this.problems.push(`${name} must be one of ${choices.join(', ')}, got ${JSON.stringify(raw)}.`);
+    return fallback;
+  }
+
+  url(name: string, fallback: string): string {
+    const raw = this.raw(name);
+    if (raw === undefined) return fallback;
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(raw);
+    } catch {
+      parsed = undefined;
+    }
+    if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
+      this.problems.push(`${name} must be an http or https URL, got ${JSON.stringify(raw)}.`);
+      return fallback;
+    }
+    return raw.replace(/\/+$/, '');
+  }
+
+  /** The trimmed value, or undefined when the variable is unset or blank. */
+  private raw(name: string): string | undefined {
+    const value = this.env[name]?.trim();
+    return value === undefined || value === '' ? undefined : value;
+  }
+}
