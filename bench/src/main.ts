@@ -1,0 +1,14 @@
+import { benchAssemblerStandard } from './assembler-standard.js';
+import { benchCompressorSimple } from './compressor-simple.js';
+import { benchCounters } from './counters.js';
+import { benchProviderSqlite } from './provider-sqlite.js';
+
+/** Runs every benchmark in one process, one after the other, and prints their tables. */
+async function main(): Promise<void> {
+  await benchCounters();
+  await benchProviderSqlite();
+  await benchAssemblerStandard();
+  await benchCompressorSimple();
+}
+
+await main();
