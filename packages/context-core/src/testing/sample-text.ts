@@ -41,9 +41,13 @@ export function sampleText(kind: SampleTextKind, length: number, seed: number): 
       case 'prose':
         push(`${pick(WORDS)}${random() < 0.1 ? '. ' : ' '}`);
         break;
-      case 'chinese':
-        push(`${pick(HANZI)}${random() < 0.06 ? '，' : ''}${random() < 0.03 ? '。' : ''}`);
+      case 'chinese': {
+        // One random draw per character: most pick a hanzi, a few pick punctuation.
+        const draw = random() * HANZI.length * 1.1;
+        const index = Math.floor(draw);
+        push(HANZI[index] ?? (draw - HANZI.length < HANZI.length * 0.07 ? '，' : '。'));
         break;
+      }
       case 'json':
         push(
           `${line === 0 ? '[' : ','}{"id":${line},"name":"${pick(SERVICES)}-${line}","status":"${pick(['running', 'exited', 'paused'])}","cpu":${(random() * 100).toFixed(2)}}\n`,
@@ -59,9 +63,12 @@ export function sampleText(kind: SampleTextKind, length: number, seed: number): 
           `export function ${pick(WORDS)}${line}(value: number): number {\n  return value * ${line % 7} + ${Math.floor(random() * 100)};\n}\n`,
         );
         break;
-      case 'base64':
-        push(pick(BASE64));
+      case 'base64': {
+        let chunk = '';
+        for (let i = 0; i < 64; i++) chunk += pick(BASE64);
+        push(chunk);
         break;
+      }
     }
     line += 1;
   }
