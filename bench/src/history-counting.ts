@@ -37,16 +37,30 @@ export async function benchHistoryCounting(): Promise<void> {
   );
 }
 
-/** A deterministic agent history of `size` messages with tool calls and large outputs. */
-export function agentHistory(size: number): Message[] {
+/** Characters of each kind of message in {@link agentHistory}. */
+export interface AgentHistorySizes {
+  user: number;
+  reply: number;
+  output: number;
+  answer: number;
+}
+
+/** About 2 KB per message: the history the counting, assembling and compressing benches share. */
+const TWO_KB_MESSAGES: AgentHistorySizes = { user: 400, reply: 300, output: 5_000, answer: 1_800 };
+
+/**
+ * A deterministic agent history of `size` messages, repeating user → assistant with a tool call →
+ * tool result → assistant answer, with texts of the given sizes.
+ */
+export function agentHistory(size: number, sizes = TWO_KB_MESSAGES): Message[] {
   const messages: Message[] = [];
   for (let index = 0; messages.length < size; index += 1) {
     const callId = `call_${index}`;
-    messages.push({ role: 'user', content: sampleText('prose', 400, index) });
+    messages.push({ role: 'user', content: sampleText('prose', sizes.user, index) });
     messages.push({
       role: 'assistant',
       content: [
-        { type: 'text', text: sampleText('prose', 300, index + 1) },
+        { type: 'text', text: sampleText('prose', sizes.reply, index + 1) },
         {
           type: 'tool-call',
           toolCallId: callId,
@@ -62,11 +76,11 @@ export function agentHistory(size: number): Message[] {
           type: 'tool-result',
           toolCallId: callId,
           toolName: 'get_logs',
-          output: sampleText(index % 2 ? 'log' : 'json', 5_000, index),
+          output: sampleText(index % 2 ? 'log' : 'json', sizes.output, index),
         },
       ],
     });
-    messages.push({ role: 'assistant', content: sampleText('prose', 1_800, index + 2) });
+    messages.push({ role: 'assistant', content: sampleText('prose', sizes.answer, index + 2) });
   }
   return messages.slice(0, size);
 }

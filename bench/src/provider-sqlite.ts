@@ -9,7 +9,7 @@ import {
 } from '@ctxkit/context-core';
 import { createSqliteProvider } from '@ctxkit/provider-sqlite';
 import Database from 'better-sqlite3';
-import { sampleText } from '../../packages/context-core/src/testing/sample-text.js';
+import { agentHistory } from './history-counting.js';
 import { printTable } from './measure.js';
 
 const MESSAGES = 100_000;
@@ -81,7 +81,7 @@ async function benchWrites(
   provider: ReturnType<typeof createSqliteProvider>,
   counter: TokenCounter,
 ): Promise<{ providerWrite: number; rawWrite: number }> {
-  const messages = agentMessages(MESSAGES);
+  const messages = agentHistory(MESSAGES, { user: 200, reply: 120, output: 1_800, answer: 500 });
   const raw = rawAppender(join(folder, 'raw.db'), counter);
   let providerWrite = 0;
   let rawWrite = 0;
@@ -119,40 +119,6 @@ async function alternate(
   const median = (values: number[]) =>
     values.sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
   return { first: median(times[0]), second: median(times[1]) };
-}
-
-/** A deterministic agent history: user turns, tool calls, tool outputs and answers. */
-function agentMessages(size: number): Message[] {
-  const messages: Message[] = [];
-  for (let step = 0; messages.length < size; step++) {
-    const callId = `call_${step}`;
-    messages.push({ role: 'user', content: sampleText('prose', 200, step) });
-    messages.push({
-      role: 'assistant',
-      content: [
-        { type: 'text', text: sampleText('prose', 120, step + 1) },
-        {
-          type: 'tool-call',
-          toolCallId: callId,
-          toolName: 'get_logs',
-          input: { service: `svc-${step % 7}`, lines: 50 },
-        },
-      ],
-    });
-    messages.push({
-      role: 'tool',
-      content: [
-        {
-          type: 'tool-result',
-          toolCallId: callId,
-          toolName: 'get_logs',
-          output: sampleText(step % 2 ? 'log' : 'json', 1_800, step),
-        },
-      ],
-    });
-    messages.push({ role: 'assistant', content: sampleText('prose', 500, step + 2) });
-  }
-  return messages.slice(0, size);
 }
 
 /** The same writes by hand: one prepared INSERT, one transaction per batch, same columns. */
