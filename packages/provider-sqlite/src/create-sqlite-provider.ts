@@ -62,14 +62,13 @@ export function createSqliteProvider(options: SqliteProviderOptions): KyselyProv
   const database = settings.database ?? openDatabase(settings.filename as string);
   const owned = settings.database === undefined;
   try {
+    const deadline = Date.now() + busyTimeout;
     for (const pragma of [
       `busy_timeout = ${busyTimeout}`,
       'journal_mode = wal',
       'synchronous = full',
     ]) {
-      const statement = database.prepare(`pragma ${pragma}`);
-      if (statement.reader) statement.all([]);
-      else statement.run([]);
+      retryWhileBusy(() => runPragma(database, pragma), deadline);
     }
   } catch (cause) {
     if (owned) database.close();
@@ -128,4 +127,29 @@ function invalidOption(option: string, problem: string): never {
     message: `Option ${option} ${problem}.`,
     details: { option },
   });
+}
+
+function runPragma(database: SqliteDatabase, pragma: string): void {
+  const statement = database.prepare(`pragma ${pragma}`);
+  if (statement.reader) statement.all([]);
+  else statement.run([]);
+}
+
+/**
+ * Runs `action` again while SQLite answers SQLITE_BUSY, until `deadline`. Switching a new file to
+ * WAL needs an exclusive lock, and when several processes open it at once SQLite reports BUSY at
+ * once instead of calling the busy handler (it would deadlock otherwise), so the wait is ours.
+ */
+function retryWhileBusy(action: () => void, deadline: number): void {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      action();
+      return;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'SQLITE_BUSY' || Date.now() >= deadline)
+        throw error;
+      Atomics.wait(pause, 0, 0, 5 + Math.floor(Math.random() * 20));
+    }
+  }
 }
