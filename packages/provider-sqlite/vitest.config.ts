@@ -1,8 +1,10 @@
 import { defineProject } from 'vitest/config';
 
+// Property tests over 1,000 random histories take seconds, more on a loaded CI machine.
 export default defineProject({
   test: {
     name: 'provider-sqlite',
+    testTimeout: 120_000,
     globalSetup: ['./test/postgres/global-setup.ts'],
   },
 });
