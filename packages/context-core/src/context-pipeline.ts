@@ -71,7 +71,10 @@ export function defaultReserveTokens(contextWindow: number): number {
 /**
  * Wires a provider, a compressor and an assembler. Each build loads the history, compresses it to
  * `window - tokens(system) - tokens(input) - reserve`, assembles the prompt and records exactly
- * one `context.compressed` event. Nothing stored is changed.
+ * one `context.compressed` event. When what the assembler adds pushes the request over
+ * `window - reserve`, the history is compressed again, to what it took less the overshoot (at
+ * most three passes in all).
+ * Nothing stored is changed.
  */
 export function createContextPipeline(options: ContextPipelineOptions): ContextPipeline {
   const { provider, compressor, assembler, counter, events, historyLimit } = options;
@@ -99,23 +102,39 @@ export function createContextPipeline(options: ContextPipelineOptions): ContextP
         conversationId,
         historyLimit === undefined ? undefined : { limit: historyLimit },
       );
-      const historyBudget = deriveHistoryBudget({
+      const compressAndAssemble = async (historyBudget: TokenBudget) => {
+        const { messages: compressed, report } = await compressor.compress(history, historyBudget, {
+          counter,
+          conversationId,
+          ...(input.signal ? { signal: input.signal } : {}),
+        });
+        const messages = assembler.assemble({
+          system: input.system,
+          history: compressed,
+          ...(input.input === undefined ? {} : { input: input.input }),
+        });
+        return { messages, report };
+      };
+      let historyBudget = deriveHistoryBudget({
         contextWindow: budget.maxTokens,
         reserveTokens: budget.reserveTokens ?? 0,
         systemTokens: countTokens(systemMessages(input.system), counter),
         inputTokens: countTokens(inputMessages(input.input), counter),
         ...(budget.maxChars === undefined ? {} : { maxChars: budget.maxChars }),
       });
-      const { messages: compressed, report } = await compressor.compress(history, historyBudget, {
-        counter,
-        conversationId,
-        ...(input.signal ? { signal: input.signal } : {}),
-      });
-      const messages = assembler.assemble({
-        system: input.system,
-        history: compressed,
-        ...(input.input === undefined ? {} : { input: input.input }),
-      });
+      const requestLimit = budget.maxTokens - (budget.reserveTokens ?? 0);
+      let built = await compressAndAssemble(historyBudget);
+      // An assembler may add tokens of its own (a notice opening a history that no longer starts
+      // with the user, say). While that pushes the request over, compress again to what the
+      // history took less the overshoot; a compressor that fits its budget makes this end.
+      for (let pass = 1; pass < MAX_ASSEMBLY_PASSES; pass += 1) {
+        const overshoot = countTokens(built.messages, counter) - requestLimit;
+        const historyTokens = built.report.estimatedTokens;
+        if (overshoot <= 0 || historyTokens === 0) break;
+        historyBudget = { ...historyBudget, maxTokens: Math.max(0, historyTokens - overshoot) };
+        built = await compressAndAssemble(historyBudget);
+      }
+      const { messages, report } = built;
       await events?.record({
         type: 'context.compressed',
         conversationId,
@@ -135,6 +154,9 @@ export function createContextPipeline(options: ContextPipelineOptions): ContextP
 }
 
 // --- internal helpers ---
+
+/** Most compress-and-assemble passes of one build (see the overshoot loop in `build`). */
+const MAX_ASSEMBLY_PASSES = 3;
 
 function resolveBudget(options: ContextPipelineOptions): {
   budget: Readonly<TokenBudget>;

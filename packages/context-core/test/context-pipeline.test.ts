@@ -1,11 +1,16 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   countTokens,
   createContextPipeline,
+  createHeuristicCounter,
   createInMemoryEventStore,
   createInMemoryHistoryStore,
   defaultReserveTokens,
+  groupUnits,
+  type PromptAssembler,
 } from '../src/index.js';
+import { arbitraryHistory } from '../src/testing/index.js';
 import { call, charCounter, result, user } from './helpers.js';
 import { plainAssembler, referenceTrim } from './reference-compressor.js';
 
@@ -146,5 +151,49 @@ describe('createContextPipeline', () => {
       code: 'budget_exceeded',
     });
     await expect(tiny.build('', { system: '' })).rejects.toMatchObject({ code: 'invalid_option' });
+  });
+
+  it('stays within window less reserve when the assembler adds a notice of its own', async () => {
+    const counter = createHeuristicCounter();
+    // Opens a history that does not start with the user, as a standard assembler does.
+    const noticeAssembler: PromptAssembler = {
+      assemble(input) {
+        const [first] = input.history;
+        const notice = {
+          role: 'user' as const,
+          content: '(earlier conversation omitted) '.repeat(3),
+        };
+        const history = first && first.role !== 'user' ? [notice, ...input.history] : input.history;
+        return plainAssembler.assemble({ ...input, history });
+      },
+    };
+    await fc.assert(
+      fc.asyncProperty(
+        arbitraryHistory({ system: false, pinned: false, minTurns: 1 }),
+        fc.double({ min: 0.05, max: 1.2, noNaN: true }),
+        async (history, fraction) => {
+          const provider = createInMemoryHistoryStore({ counter });
+          await provider.append('c', history);
+          const stored = await provider.getHistory('c');
+          const newest = groupUnits(stored).at(-1)?.messages ?? [];
+          const reserveTokens = 100;
+          const needed = countTokens(newest, counter) + 200 + reserveTokens;
+          const maxTokens = Math.max(needed, Math.round(countTokens(stored, counter) * fraction));
+          const events = createInMemoryEventStore();
+          const pipeline = createContextPipeline({
+            provider,
+            compressor: referenceTrim(),
+            assembler: noticeAssembler,
+            counter,
+            budget: { maxTokens, reserveTokens },
+            events,
+          });
+          const { messages } = await pipeline.build('c', { system: 'sys', input: 'go on' });
+          expect(countTokens(messages, counter)).toBeLessThanOrEqual(maxTokens - reserveTokens);
+          expect(await events.listEvents('c')).toHaveLength(1);
+        },
+      ),
+      { numRuns: 1_000 },
+    );
   });
 });
