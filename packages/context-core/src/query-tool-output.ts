@@ -176,9 +176,21 @@ function parsePath(path: string, fail: (problem: string) => never): PathSegment[
     else if (index !== undefined) segments.push({ kind: 'index', index: Number(index) });
     else if (single !== undefined)
       segments.push({ kind: 'key', key: single.replace(/\\(.)/g, '$1') });
-    else if (double !== undefined)
-      segments.push({ kind: 'key', key: double.replace(/\\(.)/g, '$1') });
+    else if (double !== undefined) segments.push({ kind: 'key', key: jsonKey(double) });
     else segments.push({ kind: 'all' });
   }
   return segments;
+}
+
+/**
+ * A double-quoted key read as a JSON string, so every escape means what it means in the JSON the
+ * key came from (`\n`, `\u00e9`, `\"`); a key that is not valid JSON keeps the plain reading,
+ * a backslash taking the next character as it is.
+ */
+function jsonKey(quoted: string): string {
+  try {
+    return JSON.parse(`"${quoted}"`) as string;
+  } catch {
+    return quoted.replace(/\\(.)/g, '$1');
+  }
 }
