@@ -1,4 +1,5 @@
 export { throwIfAborted } from './abort.js';
+export { assertStoredSummary } from './assert-stored-summary.js';
 export { assertToolOutput } from './assert-tool-output.js';
 export { composeCompressors } from './compose-compressors.js';
 export type {
@@ -90,6 +91,7 @@ export {
   MAX_GREP_PATTERN_CHARS,
   queryToolOutput,
 } from './query-tool-output.js';
+export type { StoredSummary, SummaryCoverage, SummaryStore } from './summary-store.js';
 export { createTiktokenCounter, type TiktokenEncodingName } from './tiktoken-counter.js';
 export {
   assertValidBudget,

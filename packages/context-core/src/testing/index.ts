@@ -19,4 +19,5 @@ export {
 } from './test-compressor.js';
 export { type TestEventStoreOptions, testEventStore } from './test-event-store.js';
 export { type TestHistoryStoreOptions, testHistoryStore } from './test-history-store.js';
+export { type TestSummaryStoreOptions, testSummaryStore } from './test-summary-store.js';
 export { type TestToolOutputStoreOptions, testToolOutputStore } from './test-tool-output-store.js';
