@@ -3,6 +3,14 @@ export {
   type KyselyProvider,
   type KyselyProviderOptions,
 } from './create-kysely-provider.js';
+export {
+  createKyselySummaryStore,
+  type KyselySummaryStoreOptions,
+} from './create-kysely-summary-store.js';
+export {
+  createKyselyToolOutputStore,
+  type KyselyToolOutputStoreOptions,
+} from './create-kysely-tool-output-store.js';
 export { createSqliteProvider, type SqliteProviderOptions } from './create-sqlite-provider.js';
 export { MIGRATION_LOCK_TABLE, MIGRATION_TABLE, migrateProvider } from './provider-migrations.js';
 export type {
@@ -11,5 +19,7 @@ export type {
   HistoryTable,
   HistoryToolPartsTable,
   ProviderTables,
+  SummariesTable,
+  ToolOutputsTable,
 } from './provider-tables.js';
 export type { SqliteDatabase, SqliteStatement } from './sqlite-database.js';

@@ -117,6 +117,36 @@ const MIGRATIONS: Record<string, Migration> = {
       await db.schema.createIndex('events_type').on('events').columns(['type', 'id']).execute();
     },
   },
+  '0002_tool_outputs': {
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema
+        .createTable('tool_outputs')
+        .addColumn('ref', 'text', (column) => column.primaryKey())
+        .addColumn('conversation_id', 'text')
+        .addColumn('tool_name', 'text', (column) => column.notNull())
+        .addColumn('meta', 'text', (column) => column.notNull())
+        .addColumn('output', 'text', (column) => column.notNull())
+        .addColumn('chars', 'integer', (column) => column.notNull())
+        .addColumn('created_at', 'text', (column) => column.notNull())
+        .execute();
+      await db.schema
+        .createIndex('tool_outputs_conversation')
+        .on('tool_outputs')
+        .columns(['conversation_id', 'created_at'])
+        .execute();
+    },
+  },
+  '0003_summaries': {
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema
+        .createTable('summaries')
+        .addColumn('conversation_id', 'text', (column) => column.primaryKey())
+        .addColumn('text', 'text', (column) => column.notNull())
+        .addColumn('covers', 'text', (column) => column.notNull())
+        .addColumn('updated_at', 'text', (column) => column.notNull())
+        .execute();
+    },
+  },
 };
 
 /** Adds an auto-incrementing `id` primary key in the dialect's own spelling. */

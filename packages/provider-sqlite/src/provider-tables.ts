@@ -13,6 +13,10 @@ export type ProviderTables = {
   history_tool_parts: HistoryToolPartsTable;
   /** Events such as `context.compressed`. */
   events: EventsTable;
+  /** Full tool outputs kept out of the history (see `createKyselyToolOutputStore`). */
+  tool_outputs: ToolOutputsTable;
+  /** One summary per conversation, for summarizing compressors (see `createKyselySummaryStore`). */
+  summaries: SummariesTable;
 };
 
 /** Columns of `history`. */
@@ -74,5 +78,35 @@ export interface EventsTable {
   /** The event's payload as JSON. */
   payload: string;
   /** The event's `at`, as ISO 8601. */
+  created_at: string;
+}
+
+/** Columns of `summaries`. */
+export interface SummariesTable {
+  /** The conversation; one summary each. */
+  conversation_id: string;
+  /** The summary text. */
+  text: string;
+  /** What it covers (`SummaryCoverage`) as JSON. */
+  covers: string;
+  /** When it was written, as ISO 8601. */
+  updated_at: string;
+}
+
+/** Columns of `tool_outputs`. */
+export interface ToolOutputsTable {
+  /** The output's reference, `toolout_` and 16 hex digits. */
+  ref: string;
+  /** The conversation it belongs to, when known. */
+  conversation_id: string | null;
+  /** The tool that produced it. */
+  tool_name: string;
+  /** Its `ToolOutputMeta` as JSON. */
+  meta: string;
+  /** The output as a JSON string, so any text (NUL, lone surrogates) reads back byte for byte on every dialect. */
+  output: string;
+  /** Characters of the output. */
+  chars: number;
+  /** When it was stored, as ISO 8601. */
   created_at: string;
 }

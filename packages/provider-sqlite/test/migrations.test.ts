@@ -20,6 +20,8 @@ describe('migrations', () => {
     const raw = new Database(filename, { readonly: true });
     expect(raw.prepare('select name from ctxkit_migration').pluck().all()).toEqual([
       '0001_history_and_events',
+      '0002_tool_outputs',
+      '0003_summaries',
     ]);
     raw.close();
   });

@@ -92,7 +92,11 @@ describe.skipIf(url === '')(`PostgreSQL${skipReason ? ` (skipped: ${skipReason})
       .selectFrom('ctxkit_migration')
       .select('name')
       .execute();
-    expect(migrations.map((row) => row.name)).toEqual(['0001_history_and_events']);
+    expect(migrations.map((row) => row.name)).toEqual([
+      '0001_history_and_events',
+      '0002_tool_outputs',
+      '0003_summaries',
+    ]);
     await close(provider);
     await close(again);
   });

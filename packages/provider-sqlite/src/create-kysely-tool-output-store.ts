@@ -1,0 +1,150 @@
+import {
+  assertToolOutput,
+  assertToolOutputRef,
+  ContextError,
+  createToolOutputRef,
+  queryToolOutput,
+  type ToolOutputMeta,
+  type ToolOutputQuery,
+  type ToolOutputSlice,
+  type ToolOutputStore,
+  unknownToolOutputRef,
+} from '@ctxkit/context-core';
+import type { Kysely } from 'kysely';
+import { dialectOf } from './dialect-of.js';
+import { migrateProvider } from './provider-migrations.js';
+import { SOURCE } from './provider-source.js';
+import type { ProviderTables } from './provider-tables.js';
+
+/** Options of {@link createKyselyToolOutputStore}. */
+export interface KyselyToolOutputStoreOptions<Database = unknown> {
+  /** An open Kysely instance on SQLite or PostgreSQL, such as a provider's `db`; never closed here. */
+  db: Kysely<Database>;
+}
+
+/**
+ * A {@link ToolOutputStore} on the `tool_outputs` table (one row per output, never changed),
+ * next to the provider's history and events: pass a provider's `db` to share its database file,
+ * so a worker's offloaded outputs live beside the history that refers to them. Outputs are kept
+ * as JSON strings, so every text reads back byte for byte on SQLite and PostgreSQL alike; queries
+ * (lines, grep, JSON path, character cap) run on the text read back, with `queryToolOutput`. The
+ * schema is created or upgraded on first use, as the provider does.
+ * Errors are ContextErrors from `provider-sqlite`: `invalid_option` for an output that is not a
+ * string or meta without a tool name or that is not JSON (before anything is written),
+ * `unknown_ref` and `invalid_query` as the interface says, `corrupt_row` naming a row that cannot
+ * be read, and `storage_failed` when the database fails.
+ *
+ * @example
+ * ```ts
+ * const provider = createSqliteProvider({ filename: 'agent.db' });
+ * const toolOutputs = createKyselyToolOutputStore({ db: provider.db });
+ * const ref = await toolOutputs.put(logs, { toolName: 'get_logs', conversationId: 'c1' });
+ * const errors = await toolOutputs.get(ref, { grep: 'ERROR', maxChars: 4000 });
+ * ```
+ */
+export function createKyselyToolOutputStore<Database>(
+  options: KyselyToolOutputStoreOptions<Database>,
+): ToolOutputStore {
+  const db = options.db as unknown as Kysely<ProviderTables>;
+  dialectOf(db as Kysely<unknown>);
+  let migrated: Promise<void> | undefined;
+
+  const run = async <Result>(what: string, work: () => Promise<Result>): Promise<Result> => {
+    try {
+      migrated ??= migrateProvider(db).catch((error: unknown) => {
+        migrated = undefined;
+        throw error;
+      });
+      await migrated;
+      return await work();
+    } catch (error) {
+      if (ContextError.isInstance(error)) throw error;
+      throw new ContextError({
+        code: 'storage_failed',
+        source: SOURCE,
+        message: `Could not ${what}: ${error instanceof Error ? error.message : String(error)}`,
+        cause: error,
+      });
+    }
+  };
+
+  return Object.freeze({
+    async put(output: string, meta: ToolOutputMeta): Promise<string> {
+      assertToolOutput(output, meta, SOURCE);
+      const row = {
+        ref: createToolOutputRef(),
+        conversation_id: typeof meta.conversationId === 'string' ? meta.conversationId : null,
+        tool_name: meta.toolName,
+        meta: metaJson(meta),
+        output: JSON.stringify(output),
+        chars: output.length,
+        created_at: new Date().toISOString(),
+      };
+      await run(`store an output of ${meta.toolName}`, () =>
+        db.insertInto('tool_outputs').values(row).execute(),
+      );
+      return row.ref;
+    },
+    async get(ref: string, query?: ToolOutputQuery): Promise<ToolOutputSlice> {
+      assertToolOutputRef(ref, SOURCE);
+      const row = await run(`read tool output ${ref}`, () =>
+        db
+          .selectFrom('tool_outputs')
+          .select(['output', 'meta'])
+          .where('ref', '=', ref)
+          .executeTakeFirst(),
+      );
+      if (row === undefined) throw unknownToolOutputRef(ref, SOURCE);
+      const { output, meta } = fromRow(ref, row);
+      return queryToolOutput(ref, output, meta, query, SOURCE);
+    },
+  } satisfies ToolOutputStore);
+}
+
+// --- internal helpers ---
+
+function metaJson(meta: ToolOutputMeta): string {
+  try {
+    return JSON.stringify(meta);
+  } catch (cause) {
+    throw new ContextError({
+      code: 'invalid_option',
+      source: SOURCE,
+      message: `Tool output meta of ${meta.toolName} cannot be stored as JSON: ${(cause as Error).message}`,
+      cause,
+    });
+  }
+}
+
+function fromRow(
+  ref: string,
+  row: { output: string; meta: string },
+): { output: string; meta: ToolOutputMeta } {
+  let output: unknown;
+  let meta: unknown;
+  try {
+    output = JSON.parse(row.output);
+    meta = JSON.parse(row.meta);
+  } catch (cause) {
+    throw corruptOutput(ref, 'its output or meta is not valid JSON', cause);
+  }
+  if (typeof output !== 'string') throw corruptOutput(ref, 'its output is not a JSON string');
+  if (
+    typeof meta !== 'object' ||
+    meta === null ||
+    typeof (meta as ToolOutputMeta).toolName !== 'string'
+  ) {
+    throw corruptOutput(ref, 'its meta is not an object with a toolName');
+  }
+  return { output, meta: meta as ToolOutputMeta };
+}
+
+function corruptOutput(ref: string, problem: string, cause?: unknown): ContextError {
+  return new ContextError({
+    code: 'corrupt_row',
+    source: SOURCE,
+    message: `Tool output row ${ref} is corrupt: ${problem}.`,
+    details: { table: 'tool_outputs', ref },
+    cause,
+  });
+}
