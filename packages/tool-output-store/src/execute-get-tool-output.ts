@@ -1,0 +1,212 @@
+import {
+  ContextError,
+  MAX_GREP_PATTERN_CHARS,
+  type ToolOutputQuery,
+  type ToolOutputSlice,
+  type ToolOutputStore,
+} from '@ctxkit/context-core';
+import {
+  DEFAULT_GET_TOOL_OUTPUT_CHARS,
+  GET_TOOL_OUTPUT_TOOL,
+  MAX_GET_TOOL_OUTPUT_CHARS,
+} from './get-tool-output-tool.js';
+import { SOURCE } from './tool-output-store-source.js';
+
+/** The input of `get_tool_output`, as its JSON Schema describes it. */
+export interface GetToolOutputArguments {
+  /** The output's ref. */
+  ref: string;
+  /** First line, 1-based. */
+  start_line?: number;
+  /** Last line, inclusive. */
+  end_line?: number;
+  /** Regular expression the lines must match. */
+  grep?: string;
+  /** JSON path into the output. */
+  json_path?: string;
+  /** Most characters returned. */
+  max_chars?: number;
+}
+
+/**
+ * Runs a `get_tool_output` call: checks the arguments against the tool's schema (an object, or
+ * its JSON text as some models send it; a null argument counts as absent), reads the slice from `store` and returns it for the
+ * model: one header line (`[get_tool_output ref=…: <tool> output, 200 lines, …; showing …]`)
+ * then the text. Throws a ContextError the model can act on: `invalid_tool_arguments` naming the
+ * argument that is wrong (unknown, missing, wrong type or range, invalid pattern or path, a JSON
+ * path on text), `unknown_ref` for a ref the store does not hold. Never changes the store.
+ */
+export async function executeGetToolOutput(store: ToolOutputStore, args: unknown): Promise<string> {
+  const input = parseArguments(args);
+  const query = toQuery(input);
+  let slice: ToolOutputSlice;
+  try {
+    slice = await store.get(input.ref, query);
+  } catch (error) {
+    if (!ContextError.isInstance(error, 'invalid_query')) throw error;
+    const field = ARGUMENT_OF[String(error.details.field)] ?? String(error.details.field);
+    const problem = error.message.replace(
+      /^\[ctxkit\/[^\]]+\] Invalid tool output query \w+ for \S+ /,
+      '',
+    );
+    throw invalidArgument(field, problem, error);
+  }
+  return `${describeSlice(input, query, slice)}\n${slice.text}`;
+}
+
+// --- internal helpers ---
+
+const ARGUMENT_OF: Record<string, keyof GetToolOutputArguments> = {
+  startLine: 'start_line',
+  endLine: 'end_line',
+  grep: 'grep',
+  jsonPath: 'json_path',
+  maxChars: 'max_chars',
+};
+
+const PROPERTIES = Object.keys(
+  (GET_TOOL_OUTPUT_TOOL.parameters as { properties: Record<string, unknown> }).properties,
+);
+
+function parseArguments(args: unknown): GetToolOutputArguments {
+  let value = args;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      throw invalidArgument(
+        'arguments',
+        `expected a JSON object, got ${JSON.stringify(clipped(args as string))}.`,
+      );
+    }
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw invalidArgument(
+      'arguments',
+      `expected an object with a ref, got ${JSON.stringify(value) ?? String(value)}.`,
+    );
+  }
+  // A null argument counts as absent: some models fill in every field of the schema.
+  const input = Object.fromEntries(
+    Object.entries(value as Record<string, unknown>).filter(([, argument]) => argument !== null),
+  );
+  for (const key of Object.keys(input)) {
+    if (!PROPERTIES.includes(key)) {
+      throw invalidArgument(
+        key,
+        `is not an argument of get_tool_output (expected ${PROPERTIES.join(', ')}).`,
+      );
+    }
+  }
+  const { ref, start_line, end_line, grep, json_path, max_chars } = input;
+  if (typeof ref !== 'string' || !/^toolout_[0-9a-f]{16}$/.test(ref)) {
+    throw invalidArgument(
+      'ref',
+      `must be a ref like toolout_0123456789abcdef from a stored output's header, got ${JSON.stringify(ref) ?? 'nothing'}.`,
+    );
+  }
+  const whole = (name: string, number: unknown, maximum = Number.POSITIVE_INFINITY) => {
+    if (number === undefined) return undefined;
+    if (typeof number !== 'number' || !Number.isInteger(number) || number < 1 || number > maximum) {
+      throw invalidArgument(
+        name,
+        `must be a whole number ${maximum === Number.POSITIVE_INFINITY ? 'of at least 1' : `from 1 to ${maximum}`}, got ${JSON.stringify(number)}.`,
+      );
+    }
+    return number;
+  };
+  const text = (name: string, string: unknown) => {
+    if (string === undefined) return undefined;
+    if (typeof string !== 'string' || string === '') {
+      throw invalidArgument(name, `must be a non-empty string, got ${JSON.stringify(string)}.`);
+    }
+    return string;
+  };
+  const parsed: GetToolOutputArguments = { ref };
+  const startLine = whole('start_line', start_line);
+  const endLine = whole('end_line', end_line);
+  if (startLine !== undefined) parsed.start_line = startLine;
+  if (endLine !== undefined) parsed.end_line = endLine;
+  if (startLine !== undefined && endLine !== undefined && endLine < startLine) {
+    throw invalidArgument('end_line', `${endLine} is before start_line ${startLine}.`);
+  }
+  const pattern = text('grep', grep);
+  if (pattern !== undefined) {
+    if (pattern.length > MAX_GREP_PATTERN_CHARS) {
+      throw invalidArgument(
+        'grep',
+        `has ${pattern.length} characters, more than ${MAX_GREP_PATTERN_CHARS}.`,
+      );
+    }
+    try {
+      new RegExp(pattern);
+    } catch (error) {
+      throw invalidArgument(
+        'grep',
+        `is not a valid regular expression: ${(error as Error).message}.`,
+      );
+    }
+    parsed.grep = pattern;
+  }
+  const path = text('json_path', json_path);
+  if (path !== undefined) {
+    if (!path.startsWith('$'))
+      throw invalidArgument('json_path', `must start with $, got ${JSON.stringify(path)}.`);
+    parsed.json_path = path;
+  }
+  const maxChars = whole('max_chars', max_chars, MAX_GET_TOOL_OUTPUT_CHARS);
+  if (maxChars !== undefined) parsed.max_chars = maxChars;
+  return parsed;
+}
+
+function toQuery(input: GetToolOutputArguments): ToolOutputQuery {
+  const query: ToolOutputQuery = { maxChars: input.max_chars ?? DEFAULT_GET_TOOL_OUTPUT_CHARS };
+  if (input.start_line !== undefined) query.startLine = input.start_line;
+  if (input.end_line !== undefined) query.endLine = input.end_line;
+  if (input.grep !== undefined) query.grep = input.grep;
+  if (input.json_path !== undefined) query.jsonPath = input.json_path;
+  return query;
+}
+
+/** The header line: which output, how large, what is shown of it. */
+function describeSlice(
+  input: GetToolOutputArguments,
+  query: ToolOutputQuery,
+  slice: ToolOutputSlice,
+): string {
+  const shown: string[] = [];
+  if (input.json_path !== undefined) shown.push(`JSON path ${input.json_path}`);
+  if (input.start_line !== undefined || input.end_line !== undefined) {
+    shown.push(`lines ${input.start_line ?? 1}-${input.end_line ?? 'end'}`);
+  }
+  if (input.grep !== undefined) shown.push(`lines matching /${input.grep}/`);
+  const selection = shown.length === 0 ? 'the whole output' : shown.join(', ');
+  const lines = slice.matchedLines === 1 ? '1 line' : `${slice.matchedLines} lines`;
+  const notes = [`${lines} selected`];
+  if (slice.text === '') notes.push('nothing matched');
+  if (slice.truncated) {
+    notes.push(
+      slice.text.length >= (query.maxChars ?? Number.POSITIVE_INFINITY)
+        ? `cut at ${slice.text.length} characters (raise max_chars or narrow the query)`
+        : 'grep stopped at its time limit (use a simpler pattern)',
+    );
+  }
+  return (
+    `[get_tool_output ref=${slice.ref}: ${String(slice.meta.toolName)} output, ${slice.totalLines} lines, ` +
+    `${slice.totalChars} characters; showing ${selection}: ${notes.join(', ')}]`
+  );
+}
+
+function invalidArgument(field: string, problem: string, cause?: unknown): ContextError {
+  return new ContextError({
+    code: 'invalid_tool_arguments',
+    source: SOURCE,
+    message: `get_tool_output: ${field === 'arguments' ? 'the arguments' : `argument ${field}:`} ${problem}`,
+    details: { field },
+    ...(cause === undefined ? {} : { cause }),
+  });
+}
+
+function clipped(text: string): string {
+  return text.length <= 80 ? text : `${text.slice(0, 79)}…`;
+}

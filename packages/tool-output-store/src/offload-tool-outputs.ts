@@ -1,0 +1,313 @@
+import { createHash } from 'node:crypto';
+import {
+  budgetLimit,
+  type CompressContext,
+  type CompressResult,
+  type ContextCompressor,
+  ContextError,
+  countTokens,
+  type Message,
+  type Part,
+  type TokenBudget,
+  type TokenCounter,
+  type ToolOutputStore,
+  type ToolResultPart,
+  throwIfAborted,
+  withContent,
+} from '@ctxkit/context-core';
+import { formatOffloadHeader, parseOffloadHeader } from './offload-header.js';
+import { clip, splitLines } from './split-lines.js';
+import { createSummarizerRegistry, type SummarizerRegistry } from './summarizer-registry.js';
+import { SOURCE } from './tool-output-store-source.js';
+import type { ToolOutputSummarizer } from './tool-output-summarizer.js';
+
+/** Outputs shorter than this many characters stay in the history unless told otherwise. */
+export const DEFAULT_OFFLOAD_MIN_CHARS = 2000;
+/** Characters a summary keeps at most unless told otherwise. */
+export const DEFAULT_MAX_SUMMARY_CHARS = 1500;
+/** Name of the retrieval tool, whose own results are never offloaded. */
+export const GET_TOOL_OUTPUT = 'get_tool_output';
+
+/** Options of {@link offloadToolOutputs}. */
+export interface OffloadToolOutputsOptions {
+  /** Where full outputs go. */
+  store: ToolOutputStore;
+  /** Outputs shorter than this many characters stay as they are; default 2000. */
+  minChars?: number;
+  /** How outputs are summarized: a registry, or one function for every tool; default `createSummarizerRegistry()`. */
+  summarize?: SummarizerRegistry | ToolOutputSummarizer;
+  /** Characters a summary keeps at most (it is cut beyond); default 1500. */
+  maxSummaryChars?: number;
+  /** Tools whose outputs are never offloaded; default `['get_tool_output']`. */
+  exclude?: readonly string[];
+  /** Name shown in compression reports; default `offload-tool-outputs`. */
+  name?: string;
+}
+
+/** What an offload is told about where it runs. */
+export interface OffloadContext {
+  /** Counts the rewritten messages (they then carry a fresh count); without one, sizes are compared in characters. */
+  counter?: TokenCounter;
+  /** Stored with each output. */
+  conversationId?: string;
+  /** Stops between outputs; the offload then throws a ContextError (`aborted`). */
+  signal?: AbortSignal;
+}
+
+/** One output that was offloaded. */
+export interface OffloadedOutput {
+  /** Where it is stored. */
+  ref: string;
+  /** The call it answers. */
+  toolCallId: string;
+  /** The tool that produced it. */
+  toolName: string;
+  /** Characters of the output. */
+  chars: number;
+  /** Characters of what replaced it in the history. */
+  replacementChars: number;
+}
+
+/** What {@link ToolOutputOffloader.offloadMessage} returns. */
+export interface OffloadedMessage {
+  /** The message, with large outputs replaced; the same object when nothing changed. */
+  message: Message;
+  /** The outputs offloaded, in order. */
+  offloaded: OffloadedOutput[];
+}
+
+/** What {@link ToolOutputOffloader.offload} returns. */
+export interface OffloadedMessages {
+  /** The messages, with large outputs replaced; unchanged ones are the same objects. */
+  messages: Message[];
+  /** The outputs offloaded, in order. */
+  offloaded: OffloadedOutput[];
+}
+
+/**
+ * Offloads large tool outputs, at write time and as a compressor: use `offloadMessage` before a
+ * tool message is appended, and the compressor on a history stored before. Both keep the same
+ * promises as the compressor contract, except fitting the budget.
+ */
+export interface ToolOutputOffloader extends ContextCompressor {
+  /** The message with each large tool result replaced by header + summary; the full output is stored. */
+  offloadMessage(message: Message, context?: OffloadContext): Promise<OffloadedMessage>;
+  /** {@link ToolOutputOffloader.offloadMessage} over a list, in order. */
+  offload(messages: readonly Message[], context?: OffloadContext): Promise<OffloadedMessages>;
+}
+
+/**
+ * Tool-output offloading (seed 004). Every tool result of at least `minChars` characters is put
+ * in `store` and replaced in the history by one header line (`[get_logs output stored as
+ * ref=toolout_…: 200 lines, …]`, see `parseOffloadHeader`) and a summary from the tool's
+ * summarizer; the model reads details back with the `get_tool_output` tool. Results that carry
+ * a header already, results of excluded tools (`get_tool_output`'s own) and results whose
+ * replacement would not be smaller are left as they are, so offloading twice changes nothing.
+ * The input is never mutated; a changed message is a copy that keeps its `id`, role and meta,
+ * and with a counter carries a fresh count; tool calls and results stay paired.
+ *
+ * As a compressor it reshapes on every call, whether or not the history fits (compose it before
+ * a compressor that trims to the budget), reports offloaded results as `masked`, and never
+ * drops a message. One output is stored once per offloader: offloading it again (the same
+ * conversation, tool, call and text) reuses its ref, so compressing the same stored history before every model call
+ * neither grows the store nor changes the prompt.
+ *
+ * @example
+ * ```ts
+ * const offloader = offloadToolOutputs({ store: createInMemoryToolOutputStore() });
+ * const { message } = await offloader.offloadMessage(toolMessage, { counter });
+ * await history.append(conversationId, message);
+ * ```
+ */
+export function offloadToolOutputs(options: OffloadToolOutputsOptions): ToolOutputOffloader {
+  const settings = checkOptions(options);
+  const { store, minChars, maxSummaryChars, exclude, summarize, name } = settings;
+  const refs = new Map<string, string>();
+
+  /** The replacement of one result, or undefined when it stays. */
+  const offloadPart = async (
+    part: ToolResultPart,
+    context: OffloadContext,
+  ): Promise<{ part: ToolResultPart; offloaded: OffloadedOutput } | undefined> => {
+    const { output, toolName, toolCallId } = part;
+    if (output.length < minChars || exclude.has(toolName) || parseOffloadHeader(output)) {
+      return undefined;
+    }
+    const lines = splitLines(output);
+    const summary = clip(summarize({ output, lines, toolName, toolCallId }), maxSummaryChars);
+    const replace = (ref: string) =>
+      `${formatOffloadHeader({ toolName, ref, lines: lines.length, chars: output.length })}\n${summary}`;
+    const size = (text: string) => (context.counter ? context.counter.count(text) : text.length);
+    const outputSize = size(output);
+    const key = memoKey(part, context.conversationId);
+    let ref = refs.get(key);
+    if (ref === undefined) {
+      if (size(replace(PLACEHOLDER_REF)) >= outputSize) return undefined;
+      ref = await store.put(output, {
+        toolName,
+        toolCallId,
+        ...(context.conversationId === undefined ? {} : { conversationId: context.conversationId }),
+        ...(part.isError ? { isError: true } : {}),
+      });
+      remember(refs, key, ref);
+    }
+    const replacement = replace(ref);
+    if (size(replacement) >= outputSize) return undefined;
+    return {
+      part: { ...part, output: replacement },
+      offloaded: {
+        ref,
+        toolCallId,
+        toolName,
+        chars: output.length,
+        replacementChars: replacement.length,
+      },
+    };
+  };
+
+  const offloadMessage = async (
+    message: Message,
+    context: OffloadContext = {},
+  ): Promise<OffloadedMessage> => {
+    if (typeof message.content === 'string') return { message, offloaded: [] };
+    let content: Part[] | undefined;
+    const offloaded: OffloadedOutput[] = [];
+    for (const [index, part] of message.content.entries()) {
+      if (part.type !== 'tool-result') continue;
+      throwIfAborted(context.signal, name);
+      const done = await offloadPart(part, context);
+      if (done === undefined) continue;
+      content ??= [...message.content];
+      content[index] = done.part;
+      offloaded.push(done.offloaded);
+    }
+    if (content === undefined) return { message, offloaded };
+    if (context.counter)
+      return { message: withContent(message, content, context.counter), offloaded };
+    const { tokens: _tokens, tokenCounter: _counter, ...rest } = message;
+    return { message: { ...rest, content }, offloaded };
+  };
+
+  const offload = async (
+    messages: readonly Message[],
+    context: OffloadContext = {},
+  ): Promise<OffloadedMessages> => {
+    const output: Message[] = [];
+    const offloaded: OffloadedOutput[] = [];
+    for (const message of messages) {
+      const done = await offloadMessage(message, context);
+      output.push(done.message);
+      offloaded.push(...done.offloaded);
+    }
+    return { messages: output, offloaded };
+  };
+
+  return Object.freeze({
+    name,
+    offloadMessage,
+    offload,
+    async compress(
+      messages: readonly Message[],
+      budget: TokenBudget,
+      context: CompressContext,
+    ): Promise<CompressResult> {
+      const limit = budgetLimit(budget);
+      throwIfAborted(context.signal, name);
+      const { counter } = context;
+      const tokensBefore = countTokens(messages, counter);
+      const done = await offload(messages, {
+        counter,
+        ...(context.conversationId === undefined ? {} : { conversationId: context.conversationId }),
+        ...(context.signal ? { signal: context.signal } : {}),
+      });
+      // Each replaced output has fewer tokens than the original, so no message grows.
+      const kept = done.messages;
+      const masked = done.offloaded.length;
+      const tokensAfter = countTokens(kept, counter);
+      return {
+        messages: kept,
+        report: {
+          originalCount: messages.length,
+          compressedCount: kept.length,
+          originalTokens: tokensBefore,
+          estimatedTokens: tokensAfter,
+          budgetTokens: limit,
+          steps: [
+            { name, tokensBefore, tokensAfter, truncated: 0, masked, dropped: 0, summarized: 0 },
+          ],
+        },
+      };
+    },
+  });
+}
+
+// --- internal helpers ---
+
+/** A ref of the real length, to size a replacement before the output is stored. */
+const PLACEHOLDER_REF = 'toolout_0000000000000000';
+/** Refs an offloader remembers, so it stores each output once. */
+const MAX_REMEMBERED_REFS = 10_000;
+
+function memoKey(part: ToolResultPart, conversationId: string | undefined): string {
+  return createHash('sha256')
+    .update(JSON.stringify([conversationId, part.toolName, part.toolCallId, part.isError === true]))
+    .update(part.output)
+    .digest('hex');
+}
+
+function remember(refs: Map<string, string>, key: string, ref: string): void {
+  if (refs.size >= MAX_REMEMBERED_REFS) refs.delete(refs.keys().next().value as string);
+  refs.set(key, ref);
+}
+
+interface OffloadSettings {
+  store: ToolOutputStore;
+  minChars: number;
+  maxSummaryChars: number;
+  exclude: ReadonlySet<string>;
+  summarize: ToolOutputSummarizer;
+  name: string;
+}
+
+function checkOptions(options: OffloadToolOutputsOptions): OffloadSettings {
+  const invalid = (option: string, problem: string): never => {
+    throw new ContextError({
+      code: 'invalid_option',
+      source: SOURCE,
+      message: `offloadToolOutputs: option ${option} ${problem}.`,
+      details: { option },
+    });
+  };
+  const store = options?.store;
+  if (typeof store?.put !== 'function' || typeof store?.get !== 'function') {
+    invalid('store', 'must be a ToolOutputStore (with put and get)');
+  }
+  const whole = (option: string, value: number | undefined, fallback: number): number => {
+    if (value === undefined) return fallback;
+    if (!Number.isInteger(value) || value < 0) {
+      invalid(option, `must be a whole number of at least 0, got ${String(value)}`);
+    }
+    return value;
+  };
+  const summarize = options.summarize ?? createSummarizerRegistry();
+  const summarizer =
+    typeof summarize === 'function'
+      ? createSummarizerRegistry({ builtIns: false, fallback: summarize }).summarize
+      : typeof summarize?.summarize === 'function'
+        ? summarize.summarize
+        : invalid('summarize', 'must be a SummarizerRegistry or a summarizer function');
+  const exclude = options.exclude ?? [GET_TOOL_OUTPUT];
+  if (!Array.isArray(exclude) || exclude.some((tool) => typeof tool !== 'string')) {
+    invalid('exclude', 'must be a list of tool names');
+  }
+  const name = options.name ?? 'offload-tool-outputs';
+  if (typeof name !== 'string' || name === '') invalid('name', 'must be a non-empty string');
+  return {
+    store,
+    minChars: whole('minChars', options.minChars, DEFAULT_OFFLOAD_MIN_CHARS),
+    maxSummaryChars: whole('maxSummaryChars', options.maxSummaryChars, DEFAULT_MAX_SUMMARY_CHARS),
+    exclude: new Set(exclude),
+    summarize: summarizer,
+    name,
+  };
+}

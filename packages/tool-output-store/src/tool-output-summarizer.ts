@@ -1,0 +1,19 @@
+/** What a {@link ToolOutputSummarizer} is given. */
+export interface SummaryInput {
+  /** The full output. */
+  output: string;
+  /** Its lines (a final line break does not start another line). */
+  lines: readonly string[];
+  /** The tool that produced it. */
+  toolName: string;
+  /** The call it answers. */
+  toolCallId: string;
+}
+
+/**
+ * Turns a large tool output into the short text kept in the history under the offload header
+ * (seed 004). It should be much shorter than the output (the offloader cuts it to
+ * `maxSummaryChars` anyway) and must not throw: an output whose summarizer throws is summarized
+ * by its head and tail instead.
+ */
+export type ToolOutputSummarizer = (input: SummaryInput) => string;

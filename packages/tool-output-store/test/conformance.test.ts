@@ -1,0 +1,21 @@
+import { testCompressor } from '@ctxkit/context-core/testing';
+import { offloadToolOutputs } from '../src/index.js';
+import { createContentAddressedStore } from './helpers.js';
+
+// Offloading reshapes on every call and never drops a message, so it neither promises to fit the
+// budget nor to leave a history that fits unchanged; every other promise of the contract holds.
+// A content-addressed store gives the same refs on every run, which the determinism check needs.
+const reshapes = { fitsBudget: false, unchangedWhenFits: false };
+
+testCompressor({
+  name: 'offloadToolOutputs()',
+  create: () => offloadToolOutputs({ store: createContentAddressedStore() }),
+  guarantees: reshapes,
+});
+
+testCompressor({
+  name: 'offloadToolOutputs({ minChars: 0, maxSummaryChars: 40 })',
+  create: () =>
+    offloadToolOutputs({ store: createContentAddressedStore(), minChars: 0, maxSummaryChars: 40 }),
+  guarantees: reshapes,
+});

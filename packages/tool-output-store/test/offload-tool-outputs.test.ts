@@ -1,0 +1,254 @@
+import {
+  ContextError,
+  countMessageTokens,
+  createHeuristicCounter,
+  createInMemoryToolOutputStore,
+  type Message,
+  type ToolResultPart,
+  toolCallsOf,
+  toolResultsOf,
+} from '@ctxkit/context-core';
+import { arbitraryHistory, deepFreeze, sampleText } from '@ctxkit/context-core/testing';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { formatOffloadHeader, offloadToolOutputs, parseOffloadHeader } from '../src/index.js';
+import { createContentAddressedStore } from './helpers.js';
+
+const counter = createHeuristicCounter();
+const results = (messages: readonly Message[]) => messages.flatMap(toolResultsOf);
+
+function toolMessage(output: string, toolName = 'get_logs', toolCallId = 'call_1'): Message {
+  return {
+    id: 'm1',
+    role: 'tool',
+    content: [{ type: 'tool-result', toolCallId, toolName, output }],
+    meta: { taskId: 7 },
+  };
+}
+
+describe('offloadToolOutputs', () => {
+  it('stores every large output whole and leaves a header, a summary and nothing else changed', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        arbitraryHistory({ maxTurns: 5 }),
+        fc.integer({ min: 0, max: 5_000 }),
+        async (history, minChars) => {
+          const input = deepFreeze(history);
+          const store = createInMemoryToolOutputStore();
+          const offloader = offloadToolOutputs({ store, minChars });
+          const { messages, offloaded } = await offloader.offload(input, { counter });
+
+          expect(messages).toHaveLength(input.length);
+          const before = results(input);
+          const after = results(messages);
+          expect(after.map((part) => part.toolCallId)).toEqual(
+            before.map((part) => part.toolCallId),
+          );
+          for (const [index, message] of messages.entries()) {
+            const original = input[index] as Message;
+            expect(message.id).toBe(original.id);
+            expect(message.role).toBe(original.role);
+            expect(message.meta).toEqual(original.meta);
+            expect(toolCallsOf(message)).toEqual(toolCallsOf(original));
+            if (message !== original) {
+              expect(message.tokens).toBe(
+                countMessageTokens(
+                  { ...message, tokens: undefined, tokenCounter: undefined },
+                  counter,
+                ),
+              );
+              expect(message.tokens).toBeLessThan(countMessageTokens(original, counter));
+            }
+          }
+          let offloadedIndex = 0;
+          for (const [index, part] of after.entries()) {
+            const original = before[index] as ToolResultPart;
+            const header = parseOffloadHeader(part.output);
+            if (header === undefined) {
+              expect(part).toBe(original);
+              continue;
+            }
+            expect(original.output.length).toBeGreaterThanOrEqual(minChars);
+            expect(offloaded[offloadedIndex++]).toMatchObject({
+              ref: header.ref,
+              toolCallId: original.toolCallId,
+              chars: original.output.length,
+            });
+            expect(header).toMatchObject({
+              toolName: original.toolName,
+              chars: original.output.length,
+            });
+            const slice = await store.get(header.ref);
+            expect(slice.text).toBe(original.output);
+            expect(slice.totalLines).toBe(header.lines);
+            expect(slice.meta).toMatchObject({
+              toolName: original.toolName,
+              toolCallId: original.toolCallId,
+            });
+          }
+          expect(offloadedIndex).toBe(offloaded.length);
+
+          const again = await offloader.offload(messages, { counter });
+          expect(again.offloaded).toEqual([]);
+          expect(again.messages).toEqual(messages);
+        },
+      ),
+      { numRuns: 1_000 },
+    );
+  });
+
+  it('offloads some outputs of typical agent histories', async () => {
+    const samples = fc.sample(arbitraryHistory({ minTurns: 3 }), { numRuns: 30, seed: 4 });
+    let offloaded = 0;
+    for (const history of samples) {
+      const offloader = offloadToolOutputs({ store: createInMemoryToolOutputStore() });
+      offloaded += (await offloader.offload(history, { counter })).offloaded.length;
+    }
+    expect(offloaded).toBeGreaterThan(10);
+  });
+
+  it('stores one output once however often the same history is compressed', async () => {
+    const store = createContentAddressedStore();
+    const offloader = offloadToolOutputs({ store });
+    const history = [
+      toolMessage(sampleText('log', 8_000, 1)),
+      toolMessage(sampleText('json', 9_000, 2), 'inspect', 'call_2'),
+    ];
+    const first = await offloader.compress(history, { maxTokens: 100_000 }, { counter });
+    const second = await offloader.compress(history, { maxTokens: 100_000 }, { counter });
+    expect(store.puts).toBe(2);
+    expect(second.messages).toEqual(first.messages);
+    expect(first.report.steps[0]).toMatchObject({
+      name: 'offload-tool-outputs',
+      masked: 2,
+      dropped: 0,
+    });
+  });
+
+  it('without a counter compares characters and drops a stale cached count', async () => {
+    const offloader = offloadToolOutputs({ store: createInMemoryToolOutputStore() });
+    const message = {
+      ...toolMessage(sampleText('log', 5_000, 3)),
+      tokens: 9_999,
+      tokenCounter: 'old',
+    };
+    const { message: offloaded } = await offloader.offloadMessage(message, {
+      conversationId: 'c1',
+    });
+    expect(offloaded.tokens).toBeUndefined();
+    expect(offloaded.tokenCounter).toBeUndefined();
+    expect(offloaded).toMatchObject({ id: 'm1', meta: { taskId: 7 } });
+    const header = parseOffloadHeader(toolResultsOf(offloaded)[0]?.output ?? '');
+    expect(header?.ref).toMatch(/^toolout_/);
+  });
+
+  it('keeps the conversation, the call and the error flag with the stored output', async () => {
+    const store = createInMemoryToolOutputStore();
+    const message: Message = {
+      role: 'tool',
+      content: [
+        {
+          type: 'tool-result',
+          toolCallId: 'c9',
+          toolName: 'build',
+          output: sampleText('code', 6_000, 5),
+          isError: true,
+        },
+      ],
+    };
+    const { offloaded } = await offloadToolOutputs({ store }).offloadMessage(message, {
+      conversationId: 'conv',
+    });
+    const slice = await store.get(offloaded[0]?.ref as string);
+    expect(slice.meta).toEqual({
+      toolName: 'build',
+      toolCallId: 'c9',
+      conversationId: 'conv',
+      isError: true,
+    });
+  });
+
+  it('leaves short outputs, excluded tools and outputs with a header alone', async () => {
+    const store = createContentAddressedStore();
+    const offloader = offloadToolOutputs({ store, exclude: ['get_tool_output', 'read_secret'] });
+    const large = sampleText('prose', 6_000, 9);
+    for (const message of [
+      toolMessage(large.slice(0, 1_999)),
+      toolMessage(large, 'get_tool_output'),
+      toolMessage(large, 'read_secret'),
+    ]) {
+      const { message: output, offloaded } = await offloader.offloadMessage(message, { counter });
+      expect(output).toBe(message);
+      expect(offloaded).toEqual([]);
+    }
+    expect(store.puts).toBe(0);
+  });
+
+  it('uses the summarizer it is given, and passes a store failure on with nothing changed', async () => {
+    const store = createInMemoryToolOutputStore();
+    const offloader = offloadToolOutputs({
+      store,
+      summarize: ({ lines }) => `${lines.length} lines.`,
+    });
+    const message = deepFreeze(toolMessage(sampleText('log', 6_000, 2)));
+    const { message: output } = await offloader.offloadMessage(message);
+    expect(toolResultsOf(output)[0]?.output).toMatch(/\]\n\d+ lines\.$/);
+
+    const failing = offloadToolOutputs({
+      store: {
+        put: async () => {
+          throw new ContextError({ code: 'storage_failed', message: 'disk full' });
+        },
+        get: store.get,
+      },
+    });
+    await expect(failing.offloadMessage(message)).rejects.toMatchObject({ code: 'storage_failed' });
+  });
+
+  it('rejects bad options with a ContextError naming the option', () => {
+    const store = createInMemoryToolOutputStore();
+    for (const [options, option] of [
+      [{}, 'store'],
+      [{ store, minChars: -1 }, 'minChars'],
+      [{ store, maxSummaryChars: 1.5 }, 'maxSummaryChars'],
+      [{ store, summarize: 'head' }, 'summarize'],
+      [{ store, exclude: 'get_tool_output' }, 'exclude'],
+    ] as const) {
+      expect(() => offloadToolOutputs(options as never)).toThrow(
+        expect.objectContaining({ code: 'invalid_option', details: { option } }),
+      );
+    }
+  });
+
+  it('honours an aborted signal', async () => {
+    const offloader = offloadToolOutputs({ store: createInMemoryToolOutputStore() });
+    const controller = new AbortController();
+    controller.abort();
+    await expect(
+      offloader.offloadMessage(toolMessage(sampleText('log', 5_000, 1)), {
+        signal: controller.signal,
+      }),
+    ).rejects.toMatchObject({ code: 'aborted' });
+  });
+});
+
+describe('the offload header', () => {
+  it('reads back what it says, and is not found in other text', () => {
+    fc.assert(
+      fc.property(
+        fc.stringMatching(/^[\w.-]{1,30}$/),
+        fc.stringMatching(/^[0-9a-f]{16}$/),
+        fc.nat(),
+        fc.nat(),
+        fc.string(),
+        (toolName, hex, lines, chars, rest) => {
+          const header = { toolName, ref: `toolout_${hex}`, lines, chars };
+          expect(parseOffloadHeader(`${formatOffloadHeader(header)}\n${rest}`)).toEqual(header);
+          if (rest !== '' && !rest.startsWith('[')) {
+            expect(parseOffloadHeader(`${rest}${formatOffloadHeader(header)}`)).toBeUndefined();
+          }
+        },
+      ),
+    );
+  });
+});
