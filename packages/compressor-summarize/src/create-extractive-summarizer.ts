@@ -1,0 +1,48 @@
+import { type Message, messageText, toolCallsOf } from '@ctxkit/context-core';
+import { wholeNumberOption } from './option-checks.js';
+import type { Summarizer } from './summarizer.js';
+
+/** Options of {@link createExtractiveSummarizer}. */
+export interface ExtractiveSummarizerOptions {
+  /** Characters of each message's line; default 160. */
+  lineChars?: number;
+  /** Characters of the whole summary; default 4,000. */
+  maxChars?: number;
+}
+
+/**
+ * A {@link Summarizer} without a model, for offline runs, demos and tests: one line per message
+ * (its role, the tools it called, and the start of its first line of text), appended to the
+ * previous summary. When the summary passes `maxChars`, its first line (the conversation's
+ * opening, usually the task) is kept and the oldest lines after it go first. Deterministic: the
+ * same input always gives the same summary.
+ */
+export function createExtractiveSummarizer(options: ExtractiveSummarizerOptions = {}): Summarizer {
+  const factory = 'createExtractiveSummarizer';
+  const lineChars = wholeNumberOption(factory, 'lineChars', options.lineChars, 160, 1);
+  const maxChars = wholeNumberOption(factory, 'maxChars', options.maxChars, 4_000, 1);
+  return async (messages, previousSummary) => {
+    const lines = previousSummary === undefined ? [] : previousSummary.split('\n');
+    for (const message of messages) lines.push(messageLine(message, lineChars));
+    return keepWithin(lines, maxChars);
+  };
+}
+
+// --- internal helpers ---
+
+function messageLine(message: Message, lineChars: number): string {
+  const calls = toolCallsOf(message).map((call) => call.toolName);
+  const text = messageText(message).trim().split('\n', 1)[0] ?? '';
+  const head = text.length > lineChars ? `${text.slice(0, lineChars)}…` : text;
+  const called = calls.length > 0 ? ` (called ${calls.join(', ')})` : '';
+  return `- ${message.role}${called}: ${head}`;
+}
+
+function keepWithin(lines: string[], maxChars: number): string {
+  let text = lines.join('\n');
+  if (text.length <= maxChars) return text;
+  const [first = '', ...rest] = lines;
+  while (rest.length > 0 && first.length + 1 + rest.join('\n').length > maxChars) rest.shift();
+  text = [first, ...rest].join('\n');
+  return text.slice(0, maxChars);
+}

@@ -1,0 +1,447 @@
+import { trimToBudget } from '@ctxkit/compressor-simple';
+import {
+  budgetLimit,
+  type CompressContext,
+  type CompressResult,
+  type ContextCompressor,
+  ContextError,
+  countMessageTokens,
+  countTokens,
+  type EventSink,
+  groupUnits,
+  type Message,
+  type MessageUnit,
+  type StoredSummary,
+  type SummaryStore,
+  type TokenBudget,
+  throwIfAborted,
+} from '@ctxkit/context-core';
+import { findCoveredEnd } from './find-covered-end.js';
+import { createInMemorySummaryStore } from './in-memory-summary-store.js';
+import { messageFingerprint } from './message-fingerprint.js';
+import {
+  objectOption,
+  requiredFunctionOption,
+  textOption,
+  wholeNumberOption,
+} from './option-checks.js';
+import type { Summarizer } from './summarizer.js';
+import { SOURCE } from './summarizer-source.js';
+import { capSummaryText, SUMMARY_HEADER, summaryMessage } from './summary-message.js';
+
+/** Options of {@link createSummarizingCompressor}. */
+export interface SummarizingCompressorOptions {
+  /** Folds the messages that left the recent window into the summary so far. */
+  summarize: Summarizer;
+  /**
+   * Most tokens of the newest messages kept word for word when a summary is made; default 20,000.
+   * Never more than half of what the budget leaves beside system and pinned messages and the
+   * summary, so that the next turns fit without another summary call.
+   */
+  keepRecentTokens?: number;
+  /**
+   * Tokens of the budget set aside for the summary message: a new summary is cut to this size, and
+   * the recent messages get what is left. Default a quarter of the budget, at most 4,096.
+   */
+  reserveTokens?: number;
+  /** Where summaries are kept between turns, by conversation; default an in-memory store. */
+  store?: SummaryStore;
+  /**
+   * Receives `context.summary_failed` when a summary call fails and the compressor trims instead
+   * (only when the context names a conversation).
+   */
+  events?: EventSink;
+  /** Longest a summary call may take, in milliseconds, before it is aborted; default no limit. */
+  timeoutMs?: number;
+  /** Name shown in reports; default `summarize`. */
+  name?: string;
+}
+
+/** The event recorded when a summary call fails and the history is trimmed instead. */
+export const SUMMARY_FAILED_EVENT = 'context.summary_failed';
+
+/**
+ * A compressor that folds older history into one summary instead of dropping it. A history that
+ * fits comes back unchanged. Otherwise every message older than the recent window (system and
+ * pinned ones stay where they are) is replaced by one `meta.kind: 'summary'` user message placed
+ * first (after any leading system messages); the window is made of whole units, so a tool call
+ * and its results are never split.
+ *
+ * The summary is incremental and stored per conversation (`context.conversationId`) with the last
+ * message it covers. While everything after that message still fits beside the summary, the
+ * stored summary is reused and no call is made. When it no longer fits, a new window is chosen
+ * (the newest units up to `keepRecentTokens`, at most half the room, so later turns fit again)
+ * and only the messages that newly left it are sent to `summarize`, with the previous summary.
+ * A stored summary whose last message is no longer in the history (after an archive) is replaced
+ * by a fresh one. Without a conversation id nothing is stored and each compression summarizes
+ * afresh. Concurrent compressions of one conversation may both call the model; the last stored
+ * summary wins.
+ *
+ * When a summary call fails, returns no text or outlives `timeoutMs`, the history is trimmed
+ * instead, a `context.summary_failed` event is recorded and the stored summary is left as it was;
+ * nothing is ever deleted. When the newest unit leaves no room for a new summary, the history is
+ * trimmed too, without a call. Trimming is `trimToBudget`, run beside the stored summary (kept
+ * first, the newest unit cut around it) when there is one that matches the history. An aborted
+ * `context.signal` throws a ContextError (`aborted`).
+ *
+ * @example
+ * ```ts
+ * const compressor = createSummarizingCompressor({
+ *   summarize: createChatSummarizer({ complete: (messages, { signal }) => callMyModel(messages, signal) }),
+ *   store: createKyselySummaryStore({ db: provider.db }),
+ *   events: provider,
+ * });
+ * ```
+ */
+export function createSummarizingCompressor(
+  options: SummarizingCompressorOptions,
+): ContextCompressor {
+  const factory = 'createSummarizingCompressor';
+  const summarize = requiredFunctionOption<Summarizer>(factory, 'summarize', options?.summarize);
+  const keepRecentTokens = wholeNumberOption(
+    factory,
+    'keepRecentTokens',
+    options.keepRecentTokens,
+    20_000,
+  );
+  const reserveTokens = wholeNumberOption(
+    factory,
+    'reserveTokens',
+    options.reserveTokens,
+    undefined,
+    1,
+  );
+  const timeoutMs = wholeNumberOption(factory, 'timeoutMs', options.timeoutMs, undefined, 1);
+  const store = objectOption<SummaryStore>(
+    factory,
+    'store',
+    options.store,
+    createInMemorySummaryStore(),
+    ['get', 'put'],
+  );
+  const events = objectOption<EventSink | undefined>(factory, 'events', options.events, undefined, [
+    'record',
+  ]);
+  const name = textOption(factory, 'name', options.name, 'summarize');
+  const trim = trimToBudget();
+
+  const recordFailure = async (
+    context: CompressContext,
+    error: unknown,
+    folding: number,
+  ): Promise<void> => {
+    if (!events || context.conversationId === undefined) return;
+    await events.record({
+      type: SUMMARY_FAILED_EVENT,
+      conversationId: context.conversationId,
+      at: new Date().toISOString(),
+      payload: {
+        compressor: name,
+        error: error instanceof Error ? error.message : String(error),
+        ...(ContextError.isInstance(error) ? { code: error.code } : {}),
+        messages: folding,
+        fallback: trim.name,
+      },
+    });
+  };
+
+  return Object.freeze({
+    name,
+    async compress(
+      messages: readonly Message[],
+      budget: TokenBudget,
+      context: CompressContext,
+    ): Promise<CompressResult> {
+      const limit = budgetLimit(budget);
+      throwIfAborted(context.signal, name);
+      const { counter, conversationId } = context;
+      const tokensBefore = countTokens(messages, counter);
+      if (tokensBefore <= limit) {
+        return report(name, messages, [...messages], tokensBefore, tokensBefore, limit, 0);
+      }
+
+      const units = groupUnits(messages);
+      const inPlace = protectedMessages(units, messages.length);
+      const protectedTokens = units.reduce(
+        (sum, unit) => (unit.protected ? sum + countTokens(unit.messages, counter) : sum),
+        0,
+      );
+      const summaryTokens = reserveTokens ?? Math.min(4_096, Math.floor(limit / 4));
+      const stored = conversationId === undefined ? undefined : await store.get(conversationId);
+      const coveredEnd = stored === undefined ? -1 : findCoveredEnd(messages, stored.covers);
+      const newest = units.at(-1) as MessageUnit;
+      const reuse = stored !== undefined && coveredEnd >= 0 && coveredEnd < newest.start;
+
+      const output = (summary: Message, foldEnd: number) =>
+        assemble(messages, inPlace, foldEnd, summary);
+      const finish = (summary: StoredSummary, foldEnd: number, room: number) => {
+        const text = capSummaryText(summary.text, room, counter) as string;
+        const compressed = output(summaryMessage(text, summary.covers, counter), foldEnd);
+        const tokensAfter = countTokens(compressed, counter);
+        if (tokensAfter > limit) return undefined;
+        const summarized = messages.length - (compressed.length - 1);
+        return report(name, messages, compressed, tokensBefore, tokensAfter, limit, summarized);
+      };
+      // Trimming, with the stored summary kept first when there is one and room for it.
+      const trimmed = async (): Promise<CompressResult> => {
+        if (reuse) {
+          const room = Math.min(summaryTokens, Math.floor((limit - protectedTokens) / 4));
+          const text = capSummaryText(stored.text, room, counter);
+          const kept =
+            text === undefined
+              ? undefined
+              : await trimBeside(
+                  summaryMessage(text, stored.covers, counter),
+                  (pinned) => output(pinned, unitStartAt(units, coveredEnd + 1)),
+                  { messages, budget, context, tokensBefore, limit, name, trim },
+                );
+          if (kept) return kept;
+        }
+        return trim.compress(messages, budget, context);
+      };
+
+      const plan = planWindow(units, counter, {
+        limit,
+        keepRecentTokens,
+        summaryTokens,
+        protectedTokens,
+      });
+      if (plan === undefined) return trimmed();
+      // Nothing new to fold while everything after the stored summary still fits beside it.
+      const reused = reuse
+        ? finish(stored, unitStartAt(units, coveredEnd + 1), plan.summaryTokens)
+        : undefined;
+      if (reused) return reused;
+
+      const newFrom = reuse ? coveredEnd + 1 : 0;
+      const folding = messages
+        .slice(newFrom, plan.recentStart)
+        .filter((_, offset) => !inPlace[newFrom + offset]);
+      if (folding.length === 0) {
+        const kept = reuse ? finish(stored, plan.recentStart, plan.summaryTokens) : undefined;
+        return kept ?? trimmed();
+      }
+      const text = await callSummarizer(
+        summarize,
+        folding,
+        reuse ? stored.text : undefined,
+        context.signal,
+        timeoutMs,
+        name,
+      ).catch((error: unknown) => {
+        if (context.signal?.aborted) throw abortedError(name, context.signal);
+        return { error };
+      });
+      if (typeof text !== 'string') {
+        await recordFailure(context, text.error, folding.length);
+        return trimmed();
+      }
+      const end = plan.recentStart - 1;
+      const summary: StoredSummary = {
+        text: capSummaryText(text, plan.summaryTokens, counter) as string,
+        covers: {
+          ...(messages[end]?.id === undefined ? {} : { throughId: messages[end].id }),
+          fingerprint: messageFingerprint(messages, end),
+          position: end,
+          count: (reuse ? stored.covers.count : 0) + folding.length,
+        },
+        updatedAt: new Date().toISOString(),
+      };
+      if (conversationId !== undefined) await store.put(conversationId, summary);
+      return finish(summary, plan.recentStart, plan.summaryTokens) as CompressResult;
+    },
+  } satisfies ContextCompressor);
+}
+
+// --- internal helpers ---
+
+/** Where the recent window starts and how many tokens the summary may take. */
+interface WindowPlan {
+  /** Index of the first message kept word for word (a unit boundary). */
+  recentStart: number;
+  /** Tokens the summary message may take. */
+  summaryTokens: number;
+}
+
+/**
+ * The window of a new summary: system and pinned units are paid for first, then the newest unit;
+ * the summary gets its room (at most `summaryTokens`) from what is left, and units from the newest
+ * back fill up to `keepRecentTokens` or half the rest, whichever is less. `undefined` when no
+ * summary of useful size fits.
+ */
+function planWindow(
+  units: readonly MessageUnit[],
+  counter: CompressContext['counter'],
+  settings: {
+    limit: number;
+    keepRecentTokens: number;
+    summaryTokens: number;
+    protectedTokens: number;
+  },
+): WindowPlan | undefined {
+  const newest = units.at(-1) as MessageUnit;
+  const newestTokens = newest.protected ? 0 : countTokens(newest.messages, counter);
+  const left = settings.limit - settings.protectedTokens - newestTokens;
+  const summaryTokens = Math.min(settings.summaryTokens, left);
+  if (summaryTokens < minimumSummaryTokens(counter)) return undefined;
+  // At most half of the room beside the summary, so later turns grow without a new summary call.
+  const recentRoom = Math.min(
+    settings.keepRecentTokens,
+    newestTokens + Math.floor((left - summaryTokens) / 2),
+  );
+  let used = newestTokens;
+  let recentStart = newest.start;
+  for (let index = units.length - 2; index >= 0; index -= 1) {
+    const unit = units[index] as MessageUnit;
+    if (unit.protected) continue;
+    const cost = countTokens(unit.messages, counter);
+    if (used + cost > recentRoom) break;
+    used += cost;
+    recentStart = unit.start;
+  }
+  return { recentStart, summaryTokens };
+}
+
+/** The smallest room worth a summary: the header, the message overhead and a few dozen tokens. */
+function minimumSummaryTokens(counter: CompressContext['counter']): number {
+  return countMessageTokens({ role: 'user', content: `${SUMMARY_HEADER}\n\n` }, counter) + 32;
+}
+
+/** What {@link trimBeside} needs of the compression at hand. */
+interface TrimSetting {
+  messages: readonly Message[];
+  budget: TokenBudget;
+  context: CompressContext;
+  tokensBefore: number;
+  limit: number;
+  name: string;
+  trim: ContextCompressor;
+}
+
+/**
+ * `trimToBudget` over the history with `summary` in place of what it covers, the summary pinned
+ * so that it is kept and the newest unit cut around it. Two steps in the report: the summary's,
+ * then the trim's. `undefined` when that would not shrink the history or fit the budget.
+ */
+async function trimBeside(
+  summary: Message,
+  layout: (summary: Message) => Message[],
+  setting: TrimSetting,
+): Promise<CompressResult | undefined> {
+  const { messages, budget, context, tokensBefore, limit, name, trim } = setting;
+  const pinned: Message = { ...summary, meta: { ...summary.meta, pinned: true } };
+  const candidate = layout(pinned);
+  const tokens = countTokens(candidate, context.counter);
+  if (tokens > tokensBefore) return undefined;
+  const trimmed = await trim.compress(candidate, budget, context);
+  if (trimmed.report.estimatedTokens > limit) return undefined;
+  const kept = trimmed.messages.map((message) => (message === pinned ? summary : message));
+  const step = {
+    name,
+    tokensBefore,
+    tokensAfter: tokens,
+    truncated: 0,
+    masked: 0,
+    dropped: 0,
+    summarized: messages.length - (candidate.length - 1),
+  };
+  return {
+    messages: kept,
+    report: {
+      originalCount: messages.length,
+      compressedCount: kept.length,
+      originalTokens: tokensBefore,
+      estimatedTokens: trimmed.report.estimatedTokens,
+      budgetTokens: limit,
+      steps: [step, ...trimmed.report.steps],
+    },
+  };
+}
+
+/** For each message, whether it belongs to a system or pinned unit, and so stays in place. */
+function protectedMessages(units: readonly MessageUnit[], length: number): boolean[] {
+  const inPlace = new Array<boolean>(length).fill(false);
+  for (const unit of units) if (unit.protected) inPlace.fill(true, unit.start, unit.end);
+  return inPlace;
+}
+
+/** Start of the unit holding message `index` (or `index` itself past the end). */
+function unitStartAt(units: readonly MessageUnit[], index: number): number {
+  return units.find((unit) => unit.end > index)?.start ?? index;
+}
+
+/**
+ * The output: leading system messages, the summary, the system and pinned units before
+ * `foldEnd` in their order, then every message from `foldEnd` on.
+ */
+function assemble(
+  messages: readonly Message[],
+  inPlace: readonly boolean[],
+  foldEnd: number,
+  summary: Message,
+): Message[] {
+  let lead = 0;
+  while (lead < foldEnd && messages[lead]?.role === 'system') lead += 1;
+  return [
+    ...messages.slice(0, lead),
+    summary,
+    ...messages.slice(lead, foldEnd).filter((_, offset) => inPlace[lead + offset]),
+    ...messages.slice(foldEnd),
+  ];
+}
+
+/** Calls the summarizer under the context's signal and the timeout; rejects on a non-text answer. */
+async function callSummarizer(
+  summarize: Summarizer,
+  messages: readonly Message[],
+  previousSummary: string | undefined,
+  contextSignal: AbortSignal | undefined,
+  timeoutMs: number | undefined,
+  name: string,
+): Promise<string> {
+  const signals = [
+    ...(contextSignal ? [contextSignal] : []),
+    ...(timeoutMs === undefined ? [] : [AbortSignal.timeout(timeoutMs)]),
+  ];
+  const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+  const text = await summarize(messages, previousSummary, signal ? { signal } : {});
+  if (typeof text !== 'string' || text.trim() === '') {
+    throw new ContextError({
+      code: 'summary_empty',
+      source: SOURCE,
+      message: `${name}: the summarizer returned ${typeof text === 'string' ? 'empty text' : `a ${typeof text}`} instead of a summary.`,
+    });
+  }
+  return text.trim();
+}
+
+function abortedError(name: string, signal: AbortSignal): ContextError {
+  return new ContextError({
+    code: 'aborted',
+    source: SOURCE,
+    message: `${name} was aborted.`,
+    cause: signal.reason,
+  });
+}
+
+function report(
+  name: string,
+  input: readonly Message[],
+  output: Message[],
+  tokensBefore: number,
+  tokensAfter: number,
+  limit: number,
+  summarized: number,
+): CompressResult {
+  return {
+    messages: output,
+    report: {
+      originalCount: input.length,
+      compressedCount: output.length,
+      originalTokens: tokensBefore,
+      estimatedTokens: tokensAfter,
+      budgetTokens: limit,
+      steps: [{ name, tokensBefore, tokensAfter, truncated: 0, masked: 0, dropped: 0, summarized }],
+    },
+  };
+}

@@ -1,0 +1,25 @@
+import type { Message } from '@ctxkit/context-core';
+
+/** What a {@link Summarizer} gets besides the messages. */
+export interface SummarizeOptions {
+  /** Aborts the call: the pipeline's signal, joined with the compressor's timeout. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Folds messages into a running summary. Called with the messages that newly left the recent
+ * window (oldest first; never system or pinned ones) and the summary so far (`undefined` the first
+ * time), it returns the updated summary: what `previousSummary` says that still matters, plus what
+ * the new messages add. It may throw or reject; the compressor then falls back to trimming.
+ *
+ * @example
+ * ```ts
+ * const summarize: Summarizer = async (messages, previousSummary, { signal }) =>
+ *   myModel.complete(renderPrompt(messages, previousSummary), { signal });
+ * ```
+ */
+export type Summarizer = (
+  messages: readonly Message[],
+  previousSummary: string | undefined,
+  options: SummarizeOptions,
+) => Promise<string>;

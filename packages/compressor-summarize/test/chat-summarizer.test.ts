@@ -1,0 +1,182 @@
+import { trimToBudget } from '@ctxkit/compressor-simple';
+import {
+  type CompressContext,
+  ContextError,
+  countTokens,
+  createHeuristicCounter,
+  createInMemoryEventStore,
+  isSummary,
+} from '@ctxkit/context-core';
+import { deepFreeze } from '@ctxkit/context-core/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  createChatSummarizer,
+  createInMemorySummaryStore,
+  createSummarizingCompressor,
+  DEFAULT_SUMMARY_PROMPT,
+  SUMMARY_FAILED_EVENT,
+  SUMMARY_HEADER,
+  type SummarizingCompressorOptions,
+} from '../src/index.js';
+import {
+  type ChatReply,
+  openAIComplete,
+  type ReceivedChat,
+  startChatServer,
+} from './chat-server.js';
+import { conversation } from './helpers.js';
+
+const counter = createHeuristicCounter();
+const context: CompressContext = { counter, conversationId: 'c1' };
+const budget = { maxTokens: 4_000, reserveTokens: 1_000 };
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+/** A summarizing compressor whose summarizer talks to a real local HTTP server. */
+async function setup(
+  respond: (request: ReceivedChat, index: number) => ChatReply,
+  options: Partial<SummarizingCompressorOptions> = {},
+) {
+  const server = await startChatServer(respond);
+  closers.push(() => server.close());
+  const events = createInMemoryEventStore();
+  const store = createInMemorySummaryStore();
+  const compressor = createSummarizingCompressor({
+    summarize: createChatSummarizer({ complete: openAIComplete(server.url) }),
+    keepRecentTokens: 1_500,
+    store,
+    events,
+    ...options,
+  });
+  return { server, events, store, compressor };
+}
+
+const userText = (request: ReceivedChat) => request.messages.at(-1)?.content ?? '';
+
+describe('createChatSummarizer on a local chat-completions server', () => {
+  it('places the model’s summary first, in place of the older messages, within the budget', async () => {
+    const { server, compressor } = await setup(() => ({ text: 'Goal: read the logs.' }));
+    const history = deepFreeze(conversation(12));
+    const { messages, report } = await compressor.compress(history, budget, context);
+
+    expect(server.requests).toHaveLength(1);
+    const [request] = server.requests as [ReceivedChat];
+    expect(request.messages[0]).toEqual({ role: 'system', content: DEFAULT_SUMMARY_PROMPT });
+    expect(userText(request)).toContain('Question 0: what is in file-0.log?');
+    expect(userText(request)).toContain('[tool result read_file]');
+
+    const [summary, ...recent] = messages;
+    expect(summary).toMatchObject({
+      role: 'user',
+      content: `${SUMMARY_HEADER}\n\nGoal: read the logs.`,
+      meta: { kind: 'summary', covers: { count: history.length - recent.length } },
+    });
+    expect(recent).toEqual(history.slice(history.length - recent.length));
+    expect(recent[0]?.role).not.toBe('tool');
+    expect(countTokens(messages, counter)).toBeLessThanOrEqual(3_000);
+    expect(report.steps).toEqual([
+      expect.objectContaining({ name: 'summarize', summarized: history.length - recent.length }),
+    ]);
+    // The summarized messages were sent, the recent ones were not.
+    expect(userText(request)).not.toContain(`Question 11:`);
+  });
+
+  it('calls the model only when messages newly leave the window, sending the previous summary', async () => {
+    const { server, compressor } = await setup((_, index) => ({ text: `Summary ${index + 1}.` }));
+    const history = conversation(12);
+    await compressor.compress(history, budget, context);
+    const again = await compressor.compress(history, budget, context);
+    expect(server.requests).toHaveLength(1);
+    expect(again.messages[0]?.content).toContain('Summary 1.');
+
+    // A new turn fits beside the summary: still no call.
+    const grown = [...history, ...conversation(1, 2_000, 12)];
+    const reused = await compressor.compress(grown, budget, context);
+    expect(server.requests).toHaveLength(1);
+    expect(reused.messages[0]?.content).toContain('Summary 1.');
+    expect(reused.messages.at(-1)).toEqual(grown.at(-1));
+
+    const longer = [...grown, ...conversation(4, 2_000, 13)];
+    const { messages } = await compressor.compress(longer, budget, context);
+    expect(server.requests).toHaveLength(2);
+    const update = userText(server.requests[1] as ReceivedChat);
+    expect(update).toContain('<previous-summary>\nSummary 1.\n</previous-summary>');
+    expect(update).not.toContain('Question 0:');
+    expect(messages[0]?.content).toContain('Summary 2.');
+    expect(messages.filter(isSummary)).toHaveLength(1);
+  });
+
+  it('trims beside the previous summary when a call fails, records an event and keeps the stored summary', async () => {
+    const { server, compressor, events, store } = await setup((_, index) =>
+      index === 0 ? { text: 'First summary.' } : { status: 500, error: 'model overloaded' },
+    );
+    const history = conversation(12);
+    await compressor.compress(history, budget, context);
+    const stored = await store.get('c1');
+
+    const longer = deepFreeze([...history, ...conversation(5, 2_000, 12)]);
+    const { messages, report } = await compressor.compress(longer, budget, context);
+    expect(server.requests).toHaveLength(2);
+    // Trimmed, with the previous summary kept first.
+    expect(messages[0]?.content).toBe(`${SUMMARY_HEADER}\n\nFirst summary.`);
+    expect(report.steps.map((step) => step.name)).toEqual(['summarize', 'trim-to-budget']);
+    expect(report.estimatedTokens).toBeLessThanOrEqual(3_000);
+    const rest = messages.slice(1);
+    expect(rest).toEqual(longer.slice(longer.length - rest.length));
+    expect(await store.get('c1')).toEqual(stored);
+    expect(await events.listEvents('c1', { type: SUMMARY_FAILED_EVENT })).toEqual([
+      expect.objectContaining({
+        payload: expect.objectContaining({
+          compressor: 'summarize',
+          error: expect.stringContaining('model overloaded'),
+          fallback: 'trim-to-budget',
+        }),
+      }),
+    ]);
+  });
+
+  it('falls back to a plain trimToBudget when a first call outlives timeoutMs', async () => {
+    const { server, compressor, events } = await setup(() => 'hold', { timeoutMs: 200 });
+    const history = deepFreeze(conversation(12));
+    const result = await compressor.compress(history, budget, context);
+    expect(server.requests).toHaveLength(1);
+    expect(result).toEqual(await trimToBudget().compress(history, budget, context));
+    expect(await events.listEvents('c1', { type: SUMMARY_FAILED_EVENT })).toHaveLength(1);
+  });
+
+  it('throws aborted, without falling back, when the caller aborts', async () => {
+    const { server, compressor, events } = await setup(() => 'hold');
+    const controller = new AbortController();
+    const pending = compressor.compress(conversation(12), budget, {
+      ...context,
+      signal: controller.signal,
+    });
+    while (server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    controller.abort();
+    const error = await pending.catch((caught: unknown) => caught);
+    expect(ContextError.isInstance(error, 'aborted')).toBe(true);
+    expect(await events.listEvents('c1')).toEqual([]);
+  });
+
+  it('treats an empty answer as a failure', async () => {
+    const { compressor, events } = await setup(() => ({ text: '   ' }));
+    const result = await compressor.compress(conversation(12), budget, context);
+    expect(result.messages.some(isSummary)).toBe(false);
+    const [event] = await events.listEvents('c1', { type: SUMMARY_FAILED_EVENT });
+    expect(event?.payload).toMatchObject({ code: 'summary_empty' });
+  });
+
+  it('cuts a summary longer than its room, and keeps the budget', async () => {
+    const { compressor } = await setup(() => ({ text: 'fact '.repeat(5_000) }), {
+      reserveTokens: 300,
+    });
+    const { messages } = await compressor.compress(conversation(12), budget, context);
+    const summary = messages[0];
+    expect(summary && isSummary(summary)).toBe(true);
+    expect(countTokens([summary as never], counter)).toBeLessThanOrEqual(300);
+    expect(String(summary?.content)).toContain('[summary cut to fit the context window]');
+    expect(countTokens(messages, counter)).toBeLessThanOrEqual(3_000);
+  });
+});

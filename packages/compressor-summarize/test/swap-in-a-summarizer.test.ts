@@ -1,0 +1,48 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createHeuristicCounter, isSummary } from '@ctxkit/context-core';
+import { createSqliteProvider } from '@ctxkit/provider-sqlite';
+import { afterAll, expect, it } from 'vitest';
+import { startChatServer } from './chat-server.js';
+import { createSummarizingPipeline } from './guide/summarizing-pipeline.js';
+import { conversation } from './helpers.js';
+
+const folder = mkdtempSync(join(tmpdir(), 'ctxkit-guide-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+it('docs/swap-in-a-summarizer.md shows the example this test type-checks and runs', () => {
+  const page = readFileSync(
+    new URL('../../../docs/swap-in-a-summarizer.md', import.meta.url),
+    'utf8',
+  );
+  const example = readFileSync(new URL('./guide/summarizing-pipeline.ts', import.meta.url), 'utf8');
+  expect(page).toContain(`\`\`\`ts\n${example}\`\`\``);
+});
+
+it('the guide’s pipeline summarizes a long SQLite history through the model', async () => {
+  const server = await startChatServer(() => ({ text: '## Goal\nRead the logs.' }));
+  const counter = createHeuristicCounter();
+  const filename = join(folder, 'agent.db');
+  const seed = createSqliteProvider({ filename, counter });
+  await seed.append('c1', conversation(150, 4_000));
+  await seed.close();
+
+  const { pipeline, close } = createSummarizingPipeline(
+    filename,
+    { baseUrl: server.url, model: 'test-model' },
+    counter,
+  );
+  const { messages, report } = await pipeline.build('c1', {
+    system: 'You are an agent.',
+    input: 'Go on.',
+  });
+  await close();
+  await server.close();
+
+  expect(server.requests).toHaveLength(1);
+  expect(messages[0]?.role).toBe('system');
+  expect(messages[1] && isSummary(messages[1])).toBe(true);
+  expect(report.estimatedTokens).toBeLessThanOrEqual(report.budgetTokens);
+  expect(report.steps[0]).toMatchObject({ name: 'summarize' });
+});
