@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { ContextError } from '@ctxkit/context-core';
 
 /** The compressors the worker can use. */
-export type CompressorChoice = 'simple' | 'guard' | 'three-layer';
+export type CompressorChoice = 'simple' | 'guard' | 'three-layer' | 'summarize';
 
 /** The token counters the worker can use. */
 export type CounterChoice = 'o200k_base' | 'cl100k_base' | 'heuristic';
@@ -41,6 +41,8 @@ export interface WorkerConfig {
   readonly autoReset: boolean;
   /** Share of the window above which auto-reset fires (`CTX_AUTO_RESET_THRESHOLD`). */
   readonly autoResetThreshold: number;
+  /** Whether large tool outputs are stored out of the history as summary + ref (`CTX_OFFLOAD`, seed 004). */
+  readonly offloadToolOutputs: boolean;
   /** How long a claimed task stays ours without a renewal, in milliseconds (`CTX_LEASE_MS`). */
   readonly leaseMs: number;
   /** Claims a task may have before a lost lease fails it (`CTX_MAX_ATTEMPTS`). */
@@ -87,7 +89,12 @@ export function loadConfig(
       Math.min(8192, Math.floor(maxContextTokens / 4)),
       0,
     ),
-    compressor: read.choice('CTX_COMPRESSOR', 'simple', ['simple', 'guard', 'three-layer']),
+    compressor: read.choice('CTX_COMPRESSOR', 'simple', [
+      'simple',
+      'guard',
+      'three-layer',
+      'summarize',
+    ]),
     counter: read.choice('CTX_COUNTER', 'o200k_base', ['o200k_base', 'cl100k_base', 'heuristic']),
     model: read.text('CTX_MODEL', SCRIPTED_MODEL),
     openaiBaseUrl: read.url('OPENAI_BASE_URL', 'https://api.openai.com/v1'),
@@ -99,6 +106,7 @@ export function loadConfig(
     maxToolRounds: read.integer('CTX_MAX_TOOL_ROUNDS', 8, 1),
     autoReset: read.flag('CTX_AUTO_RESET', false),
     autoResetThreshold: read.ratio('CTX_AUTO_RESET_THRESHOLD', 0.9),
+    offloadToolOutputs: read.flag('CTX_OFFLOAD', true),
     leaseMs: read.integer('CTX_LEASE_MS', 60_000, 100),
     maxAttempts: read.integer('CTX_MAX_ATTEMPTS', 3, 1),
     pollMs: read.integer('CTX_POLL_MS', 1000, 10),

@@ -1,15 +1,26 @@
 import { createStandardAssembler } from '@ctxkit/assembler-standard';
 import { contextGuard, createSimpleCompressor, threeLayer } from '@ctxkit/compressor-simple';
 import {
+  createExtractiveSummarizer,
+  createSummarizingCompressor,
+} from '@ctxkit/compressor-summarize';
+import {
   type ContextCompressor,
   createHeuristicCounter,
   createTiktokenCounter,
   type TokenCounter,
+  type ToolOutputStore,
 } from '@ctxkit/context-core';
-import { createSqliteProvider } from '@ctxkit/provider-sqlite';
+import {
+  createKyselySummaryStore,
+  createKyselyToolOutputStore,
+  createSqliteProvider,
+} from '@ctxkit/provider-sqlite';
+import { offloadToolOutputs } from '@ctxkit/tool-output-store';
 import type { ChatModel } from './chat-model.js';
 import { SCRIPTED_MODEL, type WorkerConfig } from './config.js';
 import { createWorkerLogger, type WorkerLogger } from './logger.js';
+import { createModelSummarizer } from './model-summarizer.js';
 import { createOpenAIChatModel } from './openai-chat-model.js';
 import type { ProcessTaskComponents } from './process-task.js';
 import { createScriptedModel } from './scripted-model.js';
@@ -32,6 +43,8 @@ export interface WorkerComponents extends ProcessTaskComponents {
   readonly queue: TaskQueue;
   /** The history and event store (provider-sqlite), with `listEvents`, `listArchives`, `getArchive`. */
   readonly store: ReturnType<typeof createSqliteProvider>;
+  /** The `tool_outputs` table in the same file, when offloading is on (`CTX_OFFLOAD`). */
+  readonly toolOutputs?: ToolOutputStore;
   /** Closes the database. */
   close(): Promise<void>;
 }
@@ -39,8 +52,10 @@ export interface WorkerComponents extends ProcessTaskComponents {
 /**
  * Builds the worker's parts from its configuration: one SQLite connection (provider-sqlite's)
  * shared by the history, the events and the `tasks` table; the counter; the compressor
- * (`simple`, `guard` or `three-layer`); the standard assembler; the model (the scripted one, or
- * the chat-completions client); the tools; the logger.
+ * (`simple`, `guard`, `three-layer`, or `summarize` with its summaries in the same file); the
+ * standard assembler; the model (the scripted one, or the chat-completions client); the tools;
+ * the logger; with `CTX_OFFLOAD` on, the tool output store in the same file, the offloader and the
+ * `get_tool_output` tool.
  */
 export function createComponents(
   config: WorkerConfig,
@@ -53,16 +68,24 @@ export function createComponents(
     leaseMs: config.leaseMs,
     maxAttempts: config.maxAttempts,
   });
+  const model = overrides.model ?? chooseModel(config);
+  const toolOutputs = config.offloadToolOutputs
+    ? createKyselyToolOutputStore({ db: store.db })
+    : undefined;
   return Object.freeze({
     config,
     store,
     events: store,
     queue,
     counter,
-    compressor: chooseCompressor(config),
+    compressor: chooseCompressor(config, store, model),
     assembler: createStandardAssembler(),
-    model: overrides.model ?? chooseModel(config),
-    tools: createOpsTools({ sandboxDir: config.sandboxDir }),
+    model,
+    tools: createOpsTools({
+      sandboxDir: config.sandboxDir,
+      ...(toolOutputs ? { toolOutputs } : {}),
+    }),
+    ...(toolOutputs ? { toolOutputs, offloader: offloadToolOutputs({ store: toolOutputs }) } : {}),
     logger:
       overrides.logger ?? createWorkerLogger({ level: config.logLevel, format: config.logFormat }),
     close: () => store.close(),
@@ -77,7 +100,11 @@ function chooseCounter(config: WorkerConfig): TokenCounter {
     : createTiktokenCounter(config.counter);
 }
 
-function chooseCompressor(config: WorkerConfig): ContextCompressor {
+function chooseCompressor(
+  config: WorkerConfig,
+  store: ReturnType<typeof createSqliteProvider>,
+  model: ChatModel,
+): ContextCompressor {
   switch (config.compressor) {
     case 'simple':
       return createSimpleCompressor({ maxCharsPerMessage: config.maxCharsPerMessage });
@@ -85,6 +112,17 @@ function chooseCompressor(config: WorkerConfig): ContextCompressor {
       return contextGuard();
     case 'three-layer':
       return threeLayer();
+    case 'summarize':
+      // Offline (the scripted model) a deterministic local summarizer keeps `pnpm demo` runnable.
+      return createSummarizingCompressor({
+        summarize:
+          config.model === SCRIPTED_MODEL
+            ? createExtractiveSummarizer()
+            : createModelSummarizer(model),
+        store: createKyselySummaryStore({ db: store.db }),
+        events: store,
+        timeoutMs: config.modelTimeoutMs,
+      });
   }
 }
 

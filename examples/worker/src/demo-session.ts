@@ -1,3 +1,5 @@
+import { type Message, toolResultsOf } from '@ctxkit/context-core';
+import { GET_TOOL_OUTPUT, type ToolOutputOffloader } from '@ctxkit/tool-output-store';
 import type { ChatModel } from './chat-model.js';
 import type { WorkerConfig } from './config.js';
 import { createComponents } from './create-components.js';
@@ -59,6 +61,22 @@ export interface DemoSessionResult {
   tokensSent: number;
   /** Whether every request fit `MAX_CONTEXT_TOKENS` minus the answer reserve. */
   allWithinBudget: boolean;
+  /** The final answer of each task, in order (empty for a failed task). */
+  replies: string[];
+  /** Every tool output offloaded as it was written, with the output itself (empty with `CTX_OFFLOAD` off). */
+  offloaded: OffloadRecord[];
+  /** Calls of `get_tool_output` the model made. */
+  toolOutputCalls: number;
+}
+
+/** A tool output the demo saw offloaded: where it went and what it was. */
+export interface OffloadRecord {
+  /** Its ref in the `tool_outputs` table. */
+  ref: string;
+  /** The tool that produced it. */
+  toolName: string;
+  /** The output as the tool returned it. */
+  output: string;
 }
 
 /**
@@ -83,12 +101,16 @@ export async function runDemoSession(options: DemoSessionOptions): Promise<DemoS
       `Database: ${config.databaseFile} (fresh). Compressor: ${config.compressor}. Counter: ${components.counter.name}. ` +
         `Window: MAX_CONTEXT_TOKENS=${config.maxContextTokens}, reserve ${config.reserveTokens} for the answer.`,
     );
+    const tasks = [];
     for (const question of options.questions ?? DEMO_QUESTIONS)
-      await queue.enqueue(DEMO_CONVERSATION, question);
+      tasks.push(await queue.enqueue(DEMO_CONVERSATION, question));
     const requests: ModelRequestRecord[] = [];
+    const offloaded: OffloadRecord[] = [];
     const summary = await runWorker({
       queue,
-      components,
+      components: components.offloader
+        ? { ...components, offloader: recording(components.offloader, offloaded) }
+        : components,
       settings: config,
       workerId: 'demo',
       onRequest: (request) => requests.push(request),
@@ -128,6 +150,7 @@ export async function runDemoSession(options: DemoSessionOptions): Promise<DemoS
         `${saved.toLocaleString('en')} tokens saved (${Math.round((100 * saved) / Math.max(1, tokensWithout))}%). ` +
         `Every request within ${config.maxContextTokens - config.reserveTokens} tokens: ${allWithinBudget ? 'yes' : 'NO'}.`,
     );
+    const history = await components.store.getHistory(DEMO_CONVERSATION);
     return {
       requests,
       done: summary.done,
@@ -135,6 +158,13 @@ export async function runDemoSession(options: DemoSessionOptions): Promise<DemoS
       tokensWithout,
       tokensSent,
       allWithinBudget,
+      replies: await Promise.all(
+        tasks.map(async (task) => (await queue.get(task.id))?.result ?? ''),
+      ),
+      offloaded,
+      toolOutputCalls: history
+        .flatMap((message: Message) => toolResultsOf(message))
+        .filter((result) => result.toolName === GET_TOOL_OUTPUT).length,
     };
   } finally {
     await components.close();
@@ -142,6 +172,23 @@ export async function runDemoSession(options: DemoSessionOptions): Promise<DemoS
 }
 
 // --- internal helpers ---
+
+/** The offloader, noting each output it offloads with the output itself, for the byte-for-byte check. */
+function recording(
+  offloader: Pick<ToolOutputOffloader, 'offloadMessage'>,
+  records: OffloadRecord[],
+): Pick<ToolOutputOffloader, 'offloadMessage'> {
+  return {
+    async offloadMessage(message, context) {
+      const done = await offloader.offloadMessage(message, context);
+      const outputs = new Map(toolResultsOf(message).map((part) => [part.toolCallId, part.output]));
+      for (const { ref, toolName, toolCallId } of done.offloaded) {
+        records.push({ ref, toolName, output: outputs.get(toolCallId) ?? '' });
+      }
+      return done;
+    },
+  };
+}
 
 function stepsApplied(request: ModelRequestRecord): string {
   const steps = request.report.steps

@@ -1,3 +1,4 @@
+import { DEFAULT_LEADING_USER_TEXT } from '@ctxkit/assembler-standard';
 import {
   type CompressionReport,
   type ContextCompressor,
@@ -14,6 +15,7 @@ import {
   toolCallsOf,
   withTokenCount,
 } from '@ctxkit/context-core';
+import type { ToolOutputOffloader } from '@ctxkit/tool-output-store';
 import { autoReset, shouldAutoReset } from './auto-reset.js';
 import type { ChatModel, ToolDefinition } from './chat-model.js';
 import { type CompressionDetails, compressionDetails } from './compression-details.js';
@@ -47,6 +49,8 @@ export interface ProcessTaskComponents {
   model: ChatModel;
   /** The tools the model may call. */
   tools: ToolRegistry;
+  /** Offloads large tool outputs as they are written (seed 004); absent, they are kept whole. */
+  offloader?: Pick<ToolOutputOffloader, 'offloadMessage'>;
   /** Where the per-task line goes. */
   logger: WorkerLogger;
 }
@@ -135,6 +139,9 @@ export interface TaskOutcome {
  * and the call is retried once; a second rejection fails the task with a message saying what was
  * tried. Seed 001's auto-reset (when on): when the uncompressed prompt passes `autoResetThreshold`
  * of the window, the conversation is archived, a notice starts the new one, and the task goes on.
+ * Seed 004's offloading (with an `offloader`): each tool result is offloaded before it joins the
+ * turn, so the model and the history see its summary and ref; a failed task may leave stored
+ * outputs that no history refers to, never a history that refers to a missing output.
  */
 export async function processTask(
   task: Pick<Task, 'id' | 'conversationId' | 'input'>,
@@ -173,7 +180,13 @@ export async function processTask(
   const requests: ModelRequestRecord[] = [];
   const dropped = new Set<string>();
   const outcome: Pick<TaskOutcome, 'fallback' | 'reset'> = {};
-  let promptLimit = budgetTokens - toolTokens;
+  // The assembler opens a history that no longer starts with the user with a short user message;
+  // keep room for it, so a history trimmed to the last token still fits once assembled.
+  const openingTokens = countTokens(
+    [{ role: 'user', content: DEFAULT_LEADING_USER_TEXT }],
+    counter,
+  );
+  let promptLimit = budgetTokens - toolTokens - openingTokens;
   let toolRounds = 0;
 
   for (let round = 0; ; round += 1) {
@@ -273,7 +286,20 @@ export async function processTask(
       throw toolRoundsExceeded(task.id, model.name, settings.maxToolRounds);
     toolRounds += 1;
     const results = await Promise.all(calls.map((call) => tools.run(call, signal)));
-    for (const result of results) addToTurn({ role: 'tool', content: [result] });
+    for (const result of results) {
+      const message: Message = { role: 'tool', content: [result] };
+      addToTurn(
+        components.offloader
+          ? (
+              await components.offloader.offloadMessage(message, {
+                counter,
+                conversationId,
+                ...(signal ? { signal } : {}),
+              })
+            ).message
+          : message,
+      );
+    }
   }
 
   await options.confirmLease?.();

@@ -8,7 +8,16 @@ import {
   toolCallsOf,
   toolResultsOf,
 } from '@ctxkit/context-core';
+import { GET_TOOL_OUTPUT } from '@ctxkit/tool-output-store';
 import type { ChatModel, ChatRequest, ChatResponse } from './chat-model.js';
+import {
+  detailCalls,
+  inputOf,
+  LOG_ERROR_PATTERN,
+  NOTABLE_LINE_PATTERN,
+  type OffloadedView,
+  offloadedViews,
+} from './scripted-details.js';
 
 /**
  * A deterministic offline model that plays an operations agent, for the demo and the tests.
@@ -17,9 +26,13 @@ import type { ChatModel, ChatRequest, ChatResponse } from './chat-model.js';
  * results after it are what it has found so far. A question naming a file gets `list_files` on its
  * directory, then `read_file`; one naming containers gets `inspect_container` and
  * `get_container_logs` for each, in parallel; a question about the fleet gets `list_containers`;
- * a request for a summary is answered from the earlier answers still in the prompt. Once its tools
- * have answered, it replies with facts taken from the outputs it can see, and says so when an
- * output reached it cut short. Same prompt, same answer; tool-call ids derive from the prompt.
+ * a request for a summary is answered from the earlier answers still in the prompt. When an output
+ * reaches it offloaded (a summary under a `ref=toolout_…` header, seed 004) and it needs a detail
+ * the summary leaves out, it calls `get_tool_output`: a grep of a log for its latest errors, the
+ * environment of a crashed container by JSON path, the unhealthy rows of a list, the notable lines
+ * of a file. Once its tools have answered, it replies with facts taken from the outputs it can
+ * see, and says so when an output reached it cut short. Same prompt, same answer; tool-call ids
+ * derive from the prompt.
  */
 export function createScriptedModel(): ChatModel {
   return Object.freeze({
@@ -29,14 +42,26 @@ export function createScriptedModel(): ChatModel {
       const questionIndex = messages.findLastIndex((message) => message.role === 'user');
       const question = questionIndex === -1 ? '' : messageText(messages[questionIndex] as Message);
       const turn = messages.slice(questionIndex + 1);
-      const results = turn.flatMap(toolResultsOf);
+      const results = turn
+        .flatMap(toolResultsOf)
+        .filter((result) => result.toolName !== GET_TOOL_OUTPUT);
+      const calls = new Map(turn.flatMap(toolCallsOf).map((call) => [call.toolCallId, call]));
+      const views = offloadedViews(turn);
       const steps = turn.filter(
         (message) => message.role === 'assistant' && toolCallsOf(message).length > 0,
       ).length;
       const available = new Set(
         request.toolChoice === 'none' ? [] : request.tools.map((tool) => tool.name),
       );
-      const plan = planStep(question, steps, results, available);
+      const details = available.has(GET_TOOL_OUTPUT) ? detailCalls(results, views, calls) : [];
+      const plan: Plan =
+        details.length > 0
+          ? {
+              thought:
+                'Some outputs were stored out of the conversation; fetch the details their summaries leave out.',
+              calls: details.map((input) => ({ toolName: GET_TOOL_OUTPUT, input })),
+            }
+          : planStep(question, steps, results, available);
       if (plan.calls.length > 0) {
         const prompt = JSON.stringify(messages.map((message) => [message.role, message.content]));
         const prefix = createHash('sha256').update(prompt).digest('hex').slice(0, 12);
@@ -53,11 +78,10 @@ export function createScriptedModel(): ChatModel {
         ];
         return { message: { role: 'assistant', content } };
       }
-      const calls = new Map(turn.flatMap(toolCallsOf).map((call) => [call.toolCallId, call]));
       return {
         message: {
           role: 'assistant',
-          content: answer(question, results, calls, messages.slice(0, questionIndex)),
+          content: answer(question, results, calls, views, messages.slice(0, questionIndex)),
         },
       };
     },
@@ -153,6 +177,7 @@ function answer(
   question: string,
   results: ToolResultPart[],
   calls: ReadonlyMap<string, ToolCallPart>,
+  views: ReadonlyMap<string, OffloadedView>,
   earlier: readonly Message[],
 ): string {
   if (results.length === 0) {
@@ -165,22 +190,82 @@ function answer(
   const readFiles = results.some((result) => result.toolName === 'read_file');
   const paragraphs = results
     .filter((result) => !(readFiles && result.toolName === 'list_files'))
-    .map((result) => describeResult(result, inputOf(calls.get(result.toolCallId))));
-  if (results.some((result) => wasCut(result.output))) {
+    .map((result) => {
+      const input = textInputOf(calls.get(result.toolCallId));
+      const view = views.get(result.toolCallId);
+      return view ? describeOffloaded(result, input, view) : describeResult(result, input);
+    });
+  if (results.some((result) => !views.has(result.toolCallId) && wasCut(result.output))) {
     paragraphs.push(
       'Part of what the tools returned was cut before it reached me, so counts above cover only what I could see.',
     );
   }
-  const diagnosis = diagnose(results);
+  const diagnosis = diagnose(results.map((result) => visibleText(result, views)));
   if (diagnosis) paragraphs.push(diagnosis);
   return paragraphs.join('\n\n');
 }
 
 /** The call's input as an object of strings, for naming what a result is about. */
-function inputOf(call: ToolCallPart | undefined): Record<string, string> {
-  const input = call?.input;
-  if (typeof input !== 'object' || input === null) return {};
-  return Object.fromEntries(Object.entries(input).map(([key, value]) => [key, String(value)]));
+function textInputOf(call: ToolCallPart | undefined): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(inputOf(call)).map(([key, value]) => [key, String(value)]),
+  );
+}
+
+/** What the model sees of a result: its output, or an offloaded one's summary and fetched details. */
+function visibleText(result: ToolResultPart, views: ReadonlyMap<string, OffloadedView>): string {
+  const view = views.get(result.toolCallId);
+  if (view === undefined) return result.output;
+  return [view.summary, ...view.details.map((detail) => detail.text)].join('\n');
+}
+
+/** {@link describeResult} for an output that reached the model as a summary and fetched details. */
+function describeOffloaded(
+  result: ToolResultPart,
+  input: Record<string, string>,
+  view: OffloadedView,
+): string {
+  const detail = view.details[0]?.text;
+  switch (result.toolName) {
+    case 'list_containers': {
+      const heading = view.summary.split('\n')[1] ?? '';
+      const rows = detail ?? view.summary.split('\n').slice(2).join('\n');
+      return describeContainerList(`${heading}\n${rows}`, view.header.lines - 1);
+    }
+    case 'inspect_container':
+      return describeInspect([view.summary, detail ?? ''].join('\n'), input.name);
+    case 'get_container_logs': {
+      const counts = /(\d+) look like errors, (\d+) like warnings/.exec(view.summary);
+      const errors = (detail ?? view.summary)
+        .split('\n')
+        .filter((line) => new RegExp(LOG_ERROR_PATTERN).test(line));
+      const summary = `${view.header.lines} log lines of ${input.name ?? 'the container'} hold ${plural(Number(counts?.[1] ?? 0), 'error')} and ${plural(Number(counts?.[2] ?? 0), 'warning')}.`;
+      const last = errors.at(-1);
+      return last ? `${summary} The latest error: ${clip(last.trim(), 220)}` : summary;
+    }
+    case 'read_file':
+      return describeOffloadedFile(view, input.path ?? 'the file');
+    default:
+      return `${result.toolName} returned ${view.header.chars.toLocaleString('en')} characters, stored as ${view.header.ref}.`;
+  }
+}
+
+function describeOffloadedFile(view: OffloadedView, path: string): string {
+  const more = /\[\S+: lines \d+-(\d+) of (\d+)/.exec(view.summary);
+  const numbered = view.header.lines - (more ? 1 : 0);
+  const shown = more
+    ? `${path} has ${more[2]} lines; I read the first ${more[1]}.`
+    : `${path} has ${numbered} lines.`;
+  if (path.endsWith('.csv')) {
+    const count = (grep: string) =>
+      view.details.find((detail) => detail.input.grep === grep)?.selected ?? 0;
+    return `${shown} Of the ${numbered - 1} data rows I saw, ${count(',failed,')} are failed and ${count(',pending,')} pending orders.`;
+  }
+  const lines = view.details.flatMap((detail) => detail.text.split('\n'));
+  return describeNotable(
+    shown,
+    lines.filter((line) => /^\s*\d+\t/.test(line)).map(stripLineNumber),
+  );
 }
 
 function describeResult(result: ToolResultPart, input: Record<string, string>): string {
@@ -201,7 +286,7 @@ function describeResult(result: ToolResultPart, input: Record<string, string>): 
   }
 }
 
-function describeContainerList(output: string): string {
+function describeContainerList(output: string, total?: number): string {
   const rows = output
     .split('\n')
     .slice(1)
@@ -222,7 +307,10 @@ function describeContainerList(output: string): string {
     else if (/unhealthy/.test(row)) groups.unhealthy.push(name);
     else groups.healthy.push(name);
   }
-  const parts = [`${rows.length} containers: ${groups.healthy.length} up and healthy`];
+  // From a list of the unhealthy rows only, the rest of the total are healthy.
+  const healthy =
+    total === undefined ? groups.healthy.length : total - rows.length + groups.healthy.length;
+  const parts = [`${total ?? rows.length} containers: ${healthy} up and healthy`];
   if (groups.unhealthy.length > 0) parts.push(`up but unhealthy: ${groups.unhealthy.join(', ')}`);
   if (groups.restarting.length > 0) parts.push(`restarting: ${groups.restarting.join(', ')}`);
   if (groups.failed.length > 0) parts.push(`exited with an error: ${groups.failed.join(', ')}`);
@@ -231,7 +319,9 @@ function describeContainerList(output: string): string {
 }
 
 function describeInspect(output: string, name = 'the container'): string {
-  const field = (key: string) => new RegExp(`"${key}":\\s*("?)([^",\\n]*)\\1`).exec(output)?.[2];
+  // Reads `"Key": value` in JSON, and `$[0].Path.Key: value` in an offloaded output's summary.
+  const field = (key: string) =>
+    new RegExp(`(?:"|\\.)${key}"?:\\s*("?)([^",\\n]*)\\1`).exec(output)?.[2];
   const status = field('Status') ?? 'unknown';
   const facts = [`${name} is ${status}`];
   const exitCode = field('ExitCode');
@@ -242,8 +332,8 @@ function describeInspect(output: string, name = 'the container'): string {
   if (restarts !== undefined && restarts !== '0') facts.push(`restarted ${restarts} times`);
   const memory = Number(field('Memory'));
   if (memory > 0) facts.push(`memory limit ${Math.round(memory / 1048576)} MiB`);
-  const health = /"Health":\s*\{\s*"Status":\s*"(\w+)"/.exec(output)?.[1];
-  if (health) facts.push(`health check ${health}`);
+  const health = /"Health":\s*\{\s*"Status":\s*"(\w+)"|\.Health\.Status:\s*"(\w+)"/.exec(output);
+  if (health) facts.push(`health check ${health[1] ?? health[2]}`);
   const heap = /max-old-space-size=(\d+)/.exec(output)?.[1];
   if (heap) facts.push(`Node heap limit ${heap} MB (NODE_OPTIONS)`);
   return `${facts.join(', ')}.`;
@@ -269,7 +359,7 @@ function describeFileList(output: string): string {
 
 function describeFile(output: string, path: string): string {
   const lines = output.split('\n').filter((line) => /^\s*\d+\t/.test(line));
-  const content = lines.map((line) => line.replace(/^\s*\d+\t/, ''));
+  const content = lines.map(stripLineNumber);
   const more = /\[\S+: lines \d+-(\d+) of (\d+)/.exec(output);
   const shown = more
     ? `${path} has ${more[2]} lines; I read the first ${more[1]}.`
@@ -279,24 +369,30 @@ function describeFile(output: string, path: string): string {
     const pending = content.filter((line) => /,pending,/.test(line)).length;
     return `${shown} Of the ${content.length - 1} data rows I saw, ${failed} are failed and ${pending} pending orders.`;
   }
-  const notable = content.filter((line) =>
-    /REQUIRED|mem_limit|max-old-space-size|timeout|max_connections|Root cause|Follow-ups|\*\*Open|set -eu|pg_dump|RETENTION/i.test(
-      line,
-    ),
-  );
+  const notable = content.filter((line) => new RegExp(NOTABLE_LINE_PATTERN, 'i').test(line));
   if (notable.length === 0)
     return `${shown} It starts: ${clip(content.slice(0, 3).join(' / '), 200)}`;
+  return describeNotable(shown, notable);
+}
+
+/** The file's description with the lines that matter listed under it. */
+function describeNotable(shown: string, notable: readonly string[]): string {
+  if (notable.length === 0) return shown;
   return `${shown} The lines that matter:\n${notable
     .slice(0, 8)
     .map((line) => `- ${clip(line.trim(), 160)}`)
     .join('\n')}`;
 }
 
+function stripLineNumber(line: string): string {
+  return line.replace(/^\s*\d+\t/, '');
+}
+
 /** A conclusion drawn across results, when the facts support one. */
-function diagnose(results: ToolResultPart[]): string | undefined {
-  const text = results.map((result) => result.output).join('\n');
+function diagnose(outputs: readonly string[]): string | undefined {
+  const text = outputs.join('\n');
   const heap = Number(/max-old-space-size=(\d+)/.exec(text)?.[1]);
-  const memory = Number(/"Memory":\s*(\d+)/.exec(text)?.[1]) / 1048576;
+  const memory = Number(/(?:"|\.)Memory"?:\s*(\d+)/.exec(text)?.[1]) / 1048576;
   if (heap > 0 && memory > 0 && heap >= memory) {
     return (
       `Diagnosis: the Node heap may grow to ${heap} MB but the container may use only ${Math.round(memory)} MiB, ` +

@@ -31,7 +31,7 @@ describe('the command line', () => {
   }, async () => {
     const database = tempDatabase();
     cleanups.push(database.remove);
-    const env = { CTX_DB: database.file, CTX_COUNTER: 'heuristic' };
+    const env = { CTX_DB: database.file, CTX_COUNTER: 'heuristic', CTX_OFFLOAD: 'off' };
 
     const enqueued = await cli(['enqueue', 'ops', 'Why does payments-api keep restarting?'], env);
     expect(enqueued).toMatchObject({ code: 0, stdout: 'Enqueued task 1 in conversation ops.\n' });

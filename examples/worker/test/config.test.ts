@@ -27,6 +27,14 @@ describe('loadConfig', () => {
     expect(Object.isFrozen(config)).toBe(true);
   });
 
+  it('offloads tool outputs unless CTX_OFFLOAD is off (seed 004)', () => {
+    expect(loadConfig({}).offloadToolOutputs).toBe(true);
+    expect(loadConfig({ CTX_OFFLOAD: 'off' }).offloadToolOutputs).toBe(false);
+    expect(problemsOf({ CTX_OFFLOAD: 'sometimes' })).toEqual([
+      'CTX_OFFLOAD must be on or off (1/0, true/false), got "sometimes".',
+    ]);
+  });
+
   it('reserves min(8192, window / 4) for the answer', () => {
     expect(loadConfig({ MAX_CONTEXT_TOKENS: '128000' }).reserveTokens).toBe(8192);
     expect(loadConfig({ MAX_CONTEXT_TOKENS: '16000' }).reserveTokens).toBe(4000);
@@ -78,7 +86,7 @@ describe('loadConfig', () => {
       'MAX_CONTEXT_TOKENS must be a whole number of at least 1000, got "8k".',
     );
     expect(problems[1]).toBe(
-      'CTX_COMPRESSOR must be one of simple, guard, three-layer, got "zip".',
+      'CTX_COMPRESSOR must be one of simple, guard, three-layer, summarize, got "zip".',
     );
     expect(problems.join('\n')).toContain(
       'OPENAI_BASE_URL must be an http or https URL, got "localhost:11434".',

@@ -16,11 +16,16 @@ const uncached = ({ tokens: _tokens, tokenCounter: _counter, ...message }: Messa
   message;
 
 describe('the demo session', () => {
-  for (const compressor of ['simple', 'guard', 'three-layer']) {
+  for (const compressor of ['simple', 'guard', 'three-layer', 'summarize']) {
     it(`sends every request within MAX_CONTEXT_TOKENS by the configured counter (${compressor})`, async () => {
       const database = tempDatabase();
       cleanups.push(database.remove);
-      const config = loadConfig({ CTX_DB: database.file, CTX_COMPRESSOR: compressor });
+      // The compressor alone, on whole tool outputs; offloading has its own test (offload-demo).
+      const config = loadConfig({
+        CTX_DB: database.file,
+        CTX_COMPRESSOR: compressor,
+        CTX_OFFLOAD: 'off',
+      });
       const counter = createTiktokenCounter(
         config.counter === 'cl100k_base' ? 'cl100k_base' : 'o200k_base',
       );

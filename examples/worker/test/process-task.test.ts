@@ -1,4 +1,5 @@
-import { ContextError, type Message } from '@ctxkit/context-core';
+import { ContextError, type Message, toolResultsOf } from '@ctxkit/context-core';
+import { parseOffloadHeader } from '@ctxkit/tool-output-store';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatModel, ChatRequest } from '../src/chat-model.js';
 import { loadConfig } from '../src/config.js';
@@ -133,8 +134,41 @@ describe('processTask', () => {
     expect(ids).toEqual(['call_1', 'call_1-2-1']);
   });
 
+  it('offloads tool outputs as they are written: the model fetches details, the store keeps every output whole', async () => {
+    const { config, components } = setup(createScriptedModel());
+    const task = await components.queue.enqueue('ops', 'Why does payments-api keep restarting?');
+    const outcome = await processTask(task, components, config);
+    expect(outcome.requests).toHaveLength(3);
+    expect(outcome.reply).toContain('Node heap limit 384 MB');
+
+    const history = await components.store.getHistory('ops');
+    const results = history.flatMap(toolResultsOf);
+    expect(results.map((result) => result.toolName)).toEqual([
+      'inspect_container',
+      'get_container_logs',
+      'get_tool_output',
+      'get_tool_output',
+    ]);
+    for (const result of results.slice(0, 2)) {
+      const header = parseOffloadHeader(result.output);
+      const original = await components.tools.run({
+        type: 'tool-call',
+        toolCallId: 'again',
+        toolName: result.toolName,
+        input:
+          result.toolName === 'inspect_container'
+            ? { name: 'payments-api' }
+            : { name: 'payments-api', tail: 200 },
+      });
+      const stored = await components.toolOutputs?.get(header?.ref as string);
+      expect(stored?.text).toBe(original.output);
+      expect(stored?.meta).toMatchObject({ toolName: result.toolName, conversationId: 'ops' });
+    }
+    expect(results[2]?.output).toContain('max-old-space-size=384');
+  });
+
   it('reports every request with the uncompressed and the sent tokens', async () => {
-    const { config, components, lines } = setup(createScriptedModel());
+    const { config, components, lines } = setup(createScriptedModel(), { CTX_OFFLOAD: 'off' });
     const task = await components.queue.enqueue('ops', 'Why does payments-api keep restarting?');
     const seen: number[] = [];
     const outcome = await processTask(task, components, config, {

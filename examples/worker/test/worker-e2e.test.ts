@@ -33,6 +33,8 @@ async function setup(
     OPENAI_BASE_URL: server.url,
     OPENAI_API_KEY: 'test-key',
     CTX_COUNTER: 'heuristic',
+    // Compression and the fallback are tested on whole tool outputs; offloading has its own test.
+    CTX_OFFLOAD: 'off',
     ...env,
   });
   const { logger, lines } = captureLogger();
@@ -108,6 +110,82 @@ describe('the worker against a chat-completions server', () => {
     );
     expect(line).toMatch(/; truncated tool result for "get_container_logs" \(40450 → \d+ chars\)/);
     expect(lines.filter((entry) => entry.startsWith('INFO task'))).toHaveLength(1);
+  });
+
+  it('with CTX_OFFLOAD on, sends summaries with refs and answers get_tool_output calls from the store', async () => {
+    const refOf = (request: ReceivedRequest, tool: string) =>
+      request.body.messages
+        .filter((message) => message.role === 'tool')
+        .map((message) => String(message.content))
+        .find((content) => content.startsWith(`[${tool} output stored as ref=`))
+        ?.match(/ref=(toolout_[0-9a-f]{16})/)?.[1];
+    const { server, components, run } = await setup(
+      (request, index) => {
+        if (index === 0) return investigate(index);
+        if (index === 1) {
+          return toolCallCompletion([
+            {
+              id: 'call_detail',
+              name: 'get_tool_output',
+              input: {
+                ref: refOf(request, 'get_container_logs'),
+                grep: '\\[error\\]',
+                max_chars: 500,
+              },
+            },
+            {
+              id: 'call_missing',
+              name: 'get_tool_output',
+              input: { ref: 'toolout_0000000000000000' },
+            },
+          ]);
+        }
+        return textCompletion('edge-nginx cannot reach its upstreams.');
+      },
+      { CTX_OFFLOAD: 'on' },
+    );
+    await components.queue.enqueue('incident', 'Look at edge-nginx.');
+    expect(await run()).toMatchObject({ done: 1 });
+
+    const [first, second, third] = server.requests as [
+      ReceivedRequest,
+      ReceivedRequest,
+      ReceivedRequest,
+    ];
+    expect(first.body.tools?.at(-1)).toMatchObject({
+      type: 'function',
+      function: { name: 'get_tool_output', parameters: { required: ['ref'] } },
+    });
+    const tools = second.body.messages.filter((message) => message.role === 'tool');
+    expect(tools).toHaveLength(2);
+    for (const message of tools) expect(String(message.content).length).toBeLessThan(2_500);
+    const logsRef = refOf(second, 'get_container_logs') as string;
+    const stored = await components.toolOutputs?.get(logsRef);
+    expect(stored?.text).toHaveLength(40_450);
+
+    const answers = third.body.messages.filter((message) => message.role === 'tool').slice(2);
+    const detail = String(answers[0]?.content);
+    expect(detail.split('\n')[0]).toMatch(
+      new RegExp(
+        `^\\[get_tool_output ref=${logsRef}: get_container_logs output, \\d+ lines, 40450 characters; showing lines matching`,
+      ),
+    );
+    expect(detail.split('\n').slice(1).join('\n')).toBe(
+      (await components.toolOutputs?.get(logsRef, { grep: '\\[error\\]', maxChars: 500 }))?.text,
+    );
+    expect(String(answers[1]?.content)).toContain(
+      'No tool output is stored under toolout_0000000000000000',
+    );
+
+    const history = await components.store.getHistory('incident');
+    const outputs = history.flatMap((message) =>
+      typeof message.content === 'string' ? [] : message.content,
+    );
+    expect(
+      outputs.filter(
+        (part) => part.type === 'tool-result' && part.output.includes('output stored as ref='),
+      ),
+    ).toHaveLength(2);
   });
 
   it('on a 400 context_length_exceeded, drops the largest tool output and retries once with a tighter budget', async () => {

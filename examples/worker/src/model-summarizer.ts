@@ -1,0 +1,19 @@
+import {
+  type ChatComplete,
+  createChatSummarizer,
+  type Summarizer,
+} from '@ctxkit/compressor-summarize';
+import { messageText } from '@ctxkit/context-core';
+import type { ChatModel } from './chat-model.js';
+
+/**
+ * The summarizer of `CTX_COMPRESSOR=summarize`: compressor-summarize's chat summarizer (its
+ * default prompt) on the worker's own model client, called without tools.
+ */
+export function createModelSummarizer(model: ChatModel): Summarizer {
+  const complete: ChatComplete = async (messages, { signal }) => {
+    const response = await model.complete({ messages, tools: [], ...(signal ? { signal } : {}) });
+    return messageText(response.message);
+  };
+  return createChatSummarizer({ complete });
+}
