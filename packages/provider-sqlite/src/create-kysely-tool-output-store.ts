@@ -11,8 +11,7 @@ import {
   unknownToolOutputRef,
 } from '@ctxkit/context-core';
 import type { Kysely } from 'kysely';
-import { dialectOf } from './dialect-of.js';
-import { migrateProvider } from './provider-migrations.js';
+import { createMigratedRunner } from './migrated-runner.js';
 import { SOURCE } from './provider-source.js';
 import type { ProviderTables } from './provider-tables.js';
 
@@ -46,27 +45,7 @@ export function createKyselyToolOutputStore<Database>(
   options: KyselyToolOutputStoreOptions<Database>,
 ): ToolOutputStore {
   const db = options.db as unknown as Kysely<ProviderTables>;
-  dialectOf(db as Kysely<unknown>);
-  let migrated: Promise<void> | undefined;
-
-  const run = async <Result>(what: string, work: () => Promise<Result>): Promise<Result> => {
-    try {
-      migrated ??= migrateProvider(db).catch((error: unknown) => {
-        migrated = undefined;
-        throw error;
-      });
-      await migrated;
-      return await work();
-    } catch (error) {
-      if (ContextError.isInstance(error)) throw error;
-      throw new ContextError({
-        code: 'storage_failed',
-        source: SOURCE,
-        message: `Could not ${what}: ${error instanceof Error ? error.message : String(error)}`,
-        cause: error,
-      });
-    }
-  };
+  const run = createMigratedRunner(db);
 
   return Object.freeze({
     async put(output: string, meta: ToolOutputMeta): Promise<string> {
