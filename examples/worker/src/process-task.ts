@@ -1,4 +1,3 @@
-import { DEFAULT_LEADING_USER_TEXT } from '@ctxkit/assembler-standard';
 import {
   type CompressionReport,
   type ContextCompressor,
@@ -180,13 +179,7 @@ export async function processTask(
   const requests: ModelRequestRecord[] = [];
   const dropped = new Set<string>();
   const outcome: Pick<TaskOutcome, 'fallback' | 'reset'> = {};
-  // The assembler opens a history that no longer starts with the user with a short user message;
-  // keep room for it, so a history trimmed to the last token still fits once assembled.
-  const openingTokens = countTokens(
-    [{ role: 'user', content: DEFAULT_LEADING_USER_TEXT }],
-    counter,
-  );
-  let promptLimit = budgetTokens - toolTokens - openingTokens;
+  let promptLimit = budgetTokens - toolTokens;
   let toolRounds = 0;
 
   for (let round = 0; ; round += 1) {
