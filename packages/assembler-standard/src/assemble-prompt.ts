@@ -144,11 +144,22 @@ function arrange(input: AssembleInput): { systems: Entry[]; conversation: Entry[
   const others: Entry[] = [];
   for (const unit of groupUnits(talk.map((item) => item.message))) {
     const items = talk.slice(unit.start, unit.end);
-    (unit.messages.some(isSummary) ? summaries : others).push(...items);
+    // A summary that calls or answers a tool brings its whole unit along; one that does not
+    // (a damaged history may put it inside another unit) goes alone, so a second assembly puts it
+    // where the first did.
+    if (items.some(({ message }) => isSummary(message) && hasToolParts(message))) {
+      summaries.push(...items);
+      continue;
+    }
+    for (const item of items) (isSummary(item.message) ? summaries : others).push(item);
   }
   const conversation = [...summaries, ...others];
   if (last) (last.role === 'system' ? systems : conversation).push(entry(last, 'input', 0));
   return { systems, conversation };
+}
+
+function hasToolParts(message: Message): boolean {
+  return toolCallsOf(message).length > 0 || toolResultsOf(message).length > 0;
 }
 
 function entry(message: Message, where: MessageSource, index: number): Entry {

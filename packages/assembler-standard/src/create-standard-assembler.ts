@@ -32,10 +32,10 @@ export interface StandardAssemblerOptions {
  * Seed 002's StandardAssembler: system, then the compressed history, then the new input (a string
  * becomes a user message), as a prompt both `toOpenAIChat` and `toAnthropic` accept. Every system
  * message goes first (the given ones, then those of the history, in order); a summary
- * (`meta.kind: 'summary'`) goes right after them, with its tool unit, wherever it was. Then it
- * repairs what the APIs would reject, reporting each repair to `onRepair`: tool pairs as
- * {@link repairToolPairs} does (orphans dropped, or thrown with `orphans: 'throw'`; late results
- * moved up), blank text parts removed, messages with nothing to send dropped (thinking alone is
+ * (`meta.kind: 'summary'`) goes right after them wherever it was, with its tool unit when it calls
+ * or answers a tool. Then it repairs what the APIs would reject, reporting each repair to
+ * `onRepair`: tool pairs as {@link repairToolPairs} does (orphans dropped, or thrown with
+ * `orphans: 'throw'`; late results moved up), blank text parts removed, messages with nothing to send dropped (thinking alone is
  * not enough), blank tool outputs given `emptyOutputText`, a user message with `leadingUserText`
  * put first when the conversation would start with the assistant, and trailing whitespace
  * trimmed from a final assistant message. Input messages are never mutated; changed messages are

@@ -4,6 +4,8 @@ import {
   groupUnits,
   isSummary,
   type Message,
+  toolCallsOf,
+  toolResultsOf,
   validateMessages,
 } from '@ctxkit/context-core';
 import { deepFreeze } from '@ctxkit/context-core/testing';
@@ -228,9 +230,18 @@ describe('createStandardAssembler over damaged histories', () => {
         expect(messages.slice(systems).some((message) => message.role === 'system')).toBe(false);
         expect(messages[systems]?.role).toBe('user');
         const talk = input.history.filter((message) => message.role !== 'system');
+        // A summary that calls or answers a tool moves with its unit; any other moves alone.
         const summaryIds = groupUnits(talk)
-          .filter((unit) => unit.messages.some(isSummary))
-          .flatMap((unit) => unit.messages.map((message) => message.id));
+          .flatMap((unit) =>
+            unit.messages.some(
+              (message) =>
+                isSummary(message) &&
+                (toolCallsOf(message).length > 0 || toolResultsOf(message).length > 0),
+            )
+              ? unit.messages
+              : unit.messages.filter(isSummary),
+          )
+          .map((message) => message.id);
         const outputIds = messages
           .slice(systems)
           .flatMap((message) => (message.id === undefined ? [] : [message.id]));
@@ -288,6 +299,28 @@ describe('createStandardAssembler over damaged histories', () => {
       }),
       RUNS,
     );
+  });
+
+  it('puts a summary found inside a tool unit where a second assembly puts it too', () => {
+    const call = { type: 'tool-call' as const, toolCallId: 'c0', toolName: 'read_file', input: {} };
+    const result = {
+      type: 'tool-result' as const,
+      toolCallId: 'c0',
+      toolName: 'read_file',
+      output: 'x',
+    };
+    const history: Message[] = [
+      { role: 'user', content: 'earlier, in short', id: 'h1', meta: { kind: 'summary' } },
+      { role: 'assistant', content: [call], id: 'h2' },
+      { role: 'assistant', content: 'later, in short', id: 'h4', meta: { kind: 'summary' } },
+      { role: 'tool', content: [result], id: 'h3' },
+      { role: 'user', content: 'next', id: 'h5' },
+    ];
+    const first = assembleWithRepairs({ system: [], history });
+    expect(first.messages.map((message) => message.id)).toEqual(['h1', 'h4', 'h2', 'h3', 'h5']);
+    const again = assembleWithRepairs({ system: [], history: first.messages });
+    expect(again.repairs).toEqual([]);
+    expect(again.messages).toEqual(first.messages);
   });
 
   it('is idempotent: its output assembles to itself with no repair', () => {
