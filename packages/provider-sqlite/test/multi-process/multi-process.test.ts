@@ -16,9 +16,20 @@ it(`${CHILDREN} processes appending to one new file at once lose nothing and nev
   const children = Array.from({ length: CHILDREN }, (_, index) =>
     startChild(filename, `p${index}`),
   );
-  await Promise.all(children.map((child) => child.output('ready')));
-  for (const child of children) child.process.stdin?.write('go\n');
-  const codes = await Promise.all(children.map((child) => child.exit));
+  let codes: (number | null)[];
+  try {
+    await Promise.all(children.map((child) => child.output('ready')));
+    for (const child of children) child.process.stdin?.write('go\n');
+    // A child that fails leaves the others waiting for its first batch: stop them at once.
+    for (const child of children) {
+      child.exit.then((code) => {
+        if (code !== 0) for (const other of children) other.process.kill();
+      });
+    }
+    codes = await Promise.all(children.map((child) => child.exit));
+  } finally {
+    for (const child of children) child.process.kill();
+  }
   expect(codes).toEqual(children.map(() => 0));
   expect(children.map((child) => child.lines().at(-1))).toEqual(children.map(() => 'done'));
 
