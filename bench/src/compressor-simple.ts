@@ -143,7 +143,7 @@ async function timeOurs(
 ): Promise<Timing> {
   const run = () => compressor.compress(history, BUDGET, { counter: CHARS_4 });
   const { messages } = await run();
-  const timing = await measure(run, { minRuns: 5, minTime: 300, maxRuns: 2_000 });
+  const timing = await measure(run, { minRuns: 5, minTime: 2_000, maxRuns: 5_000 });
   return {
     ms: timing.median,
     runs: timing.runs,

@@ -1,20 +1,46 @@
-import { benchAssemblerStandard } from './assembler-standard.js';
-import { benchCompressorSimple } from './compressor-simple.js';
-import { benchCompressorSummarize } from './compressor-summarize.js';
-import { benchCounters } from './counters.js';
-import { benchHistoryCounting } from './history-counting.js';
-import { benchProviderSqlite } from './provider-sqlite.js';
-import { benchToolOutputStore } from './tool-output-store.js';
+import { spawnSync } from 'node:child_process';
 
-/** Runs every benchmark in one process, one after the other, and prints their tables. */
-async function main(): Promise<void> {
-  await benchCounters();
-  await benchHistoryCounting();
-  await benchProviderSqlite();
-  await benchAssemblerStandard();
-  await benchCompressorSimple();
-  await benchCompressorSummarize();
-  await benchToolOutputStore();
+/** Every benchmark, by the name `pnpm bench <name>` runs alone. */
+const BENCHES: Record<string, () => Promise<void>> = {
+  counters: async () => (await import('./counters.js')).benchCounters(),
+  'history-counting': async () => (await import('./history-counting.js')).benchHistoryCounting(),
+  'provider-sqlite': async () => (await import('./provider-sqlite.js')).benchProviderSqlite(),
+  'assembler-standard': async () =>
+    (await import('./assembler-standard.js')).benchAssemblerStandard(),
+  'compressor-simple': async () => (await import('./compressor-simple.js')).benchCompressorSimple(),
+  'compressor-summarize': async () =>
+    (await import('./compressor-summarize.js')).benchCompressorSummarize(),
+  'tool-output-store': async () => (await import('./tool-output-store.js')).benchToolOutputStore(),
+};
+
+/**
+ * `pnpm bench` runs every benchmark, each in a fresh process that loads only its own module, so
+ * one's heap (tokenizer tables, large histories) and JIT state cannot skew another; each still
+ * measures its contenders and their baseline in one process. `pnpm bench <name>…` runs only those,
+ * in this process.
+ */
+async function main(names: string[]): Promise<void> {
+  for (const name of names) {
+    if (!(name in BENCHES)) {
+      throw new Error(
+        `Unknown bench ${JSON.stringify(name)}; known: ${Object.keys(BENCHES).join(', ')}.`,
+      );
+    }
+  }
+  if (names.length > 0) {
+    for (const name of names) await (BENCHES[name] as () => Promise<void>)();
+    return;
+  }
+  for (const name of Object.keys(BENCHES)) {
+    const run = spawnSync(
+      process.execPath,
+      [...process.execArgv, process.argv[1] as string, name],
+      {
+        stdio: 'inherit',
+      },
+    );
+    if (run.status !== 0) throw new Error(`Bench ${name} failed (exit ${String(run.status)}).`);
+  }
 }
 
-await main();
+await main(process.argv.slice(2));
