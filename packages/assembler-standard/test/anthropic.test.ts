@@ -1,10 +1,7 @@
 import type { Message } from '@ctxkit/context-core';
-import { deepFreeze } from '@ctxkit/context-core/testing';
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   type AnthropicRequest,
-  createStandardAssembler,
   fromAnthropic,
   isRedactedThinking,
   toAnthropic,
@@ -21,46 +18,18 @@ import {
   thrown,
   user,
 } from './helpers.js';
-import { arbitraryVariedHistory } from './history-arbitraries.js';
 import { normalizeForAnthropic } from './normalize.js';
 import { arbitraryAnthropic } from './wire-arbitraries.js';
+import { testWireRoundTrips } from './wire-round-trips.js';
 
-const RUNS = { numRuns: 1_000 };
-const assembler = createStandardAssembler();
-
-describe('Anthropic round trips', () => {
-  it('wire → ctxkit → wire is the identity on valid wire in the written form', () => {
-    fc.assert(
-      fc.property(arbitraryAnthropic(), (request) => {
-        validateAnthropic(request);
-        const messages = fromAnthropic(deepFreeze(request));
-        expect(toAnthropic(messages)).toEqual(request);
-      }),
-      RUNS,
-    );
-  });
-
-  it('from → to → from is the identity', () => {
-    fc.assert(
-      fc.property(arbitraryAnthropic(), (request) => {
-        const messages = fromAnthropic(request);
-        expect(fromAnthropic(toAnthropic(messages))).toEqual(messages);
-      }),
-      RUNS,
-    );
-  });
-
-  it('every assembled history converts to valid wire and comes back normalized', () => {
-    fc.assert(
-      fc.property(arbitraryVariedHistory({ objectInputs: true }), (history) => {
-        const prompt = deepFreeze(assembler.assemble({ system: [], history }));
-        const request = toAnthropic(prompt);
-        validateAnthropic(request);
-        expect(fromAnthropic(request)).toEqual(normalizeForAnthropic(prompt));
-      }),
-      RUNS,
-    );
-  });
+testWireRoundTrips({
+  name: 'Anthropic',
+  arbitraryWire: arbitraryAnthropic,
+  to: toAnthropic,
+  from: fromAnthropic,
+  validate: validateAnthropic,
+  normalize: normalizeForAnthropic,
+  objectInputs: true,
 });
 
 describe('toAnthropic', () => {

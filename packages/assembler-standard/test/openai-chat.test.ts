@@ -1,9 +1,6 @@
 import type { Message } from '@ctxkit/context-core';
-import { deepFreeze } from '@ctxkit/context-core/testing';
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  createStandardAssembler,
   fromOpenAIChat,
   type OpenAIChatMessage,
   toOpenAIChat,
@@ -20,46 +17,17 @@ import {
   thrown,
   user,
 } from './helpers.js';
-import { arbitraryVariedHistory } from './history-arbitraries.js';
 import { normalizeForOpenAIChat } from './normalize.js';
 import { arbitraryOpenAIChat } from './wire-arbitraries.js';
+import { testWireRoundTrips } from './wire-round-trips.js';
 
-const RUNS = { numRuns: 1_000 };
-const assembler = createStandardAssembler();
-
-describe('OpenAI chat round trips', () => {
-  it('wire → ctxkit → wire is the identity on valid wire in the written form', () => {
-    fc.assert(
-      fc.property(arbitraryOpenAIChat(), (wire) => {
-        validateOpenAIChat(wire);
-        const messages = fromOpenAIChat(deepFreeze(wire));
-        expect(toOpenAIChat(messages)).toEqual(wire);
-      }),
-      RUNS,
-    );
-  });
-
-  it('from → to → from is the identity', () => {
-    fc.assert(
-      fc.property(arbitraryOpenAIChat(), (wire) => {
-        const messages = fromOpenAIChat(wire);
-        expect(fromOpenAIChat(toOpenAIChat(messages))).toEqual(messages);
-      }),
-      RUNS,
-    );
-  });
-
-  it('every assembled history converts to valid wire and comes back normalized', () => {
-    fc.assert(
-      fc.property(arbitraryVariedHistory(), (history) => {
-        const prompt = deepFreeze(assembler.assemble({ system: [], history }));
-        const wire = toOpenAIChat(prompt);
-        validateOpenAIChat(wire);
-        expect(fromOpenAIChat(wire)).toEqual(normalizeForOpenAIChat(prompt));
-      }),
-      RUNS,
-    );
-  });
+testWireRoundTrips({
+  name: 'OpenAI chat',
+  arbitraryWire: arbitraryOpenAIChat,
+  to: toOpenAIChat,
+  from: fromOpenAIChat,
+  validate: validateOpenAIChat,
+  normalize: normalizeForOpenAIChat,
 });
 
 describe('toOpenAIChat', () => {
