@@ -47,24 +47,27 @@ export interface AssembledPrompt {
  * `orphans: 'throw'`, and (`empty_prompt`) when nothing but system messages is left.
  */
 export function assemblePrompt(input: AssembleInput, settings: AssemblySettings): AssembledPrompt {
-  const { systems, conversation } = arrange(input);
+  const { systems, talk } = arrange(input);
   const repairs: PromptRepair[] = [];
-  const paired = pairToolCalls(conversation.map((entry) => entry.message));
+  // Pairs are repaired before anything moves, so that the units moved below are whole and a
+  // second assembly of the output finds nothing to change.
+  const paired = pairToolCalls(talk.map((entry) => entry.message));
   for (const repair of paired.repairs) {
-    const { where, index } = conversation[repair.index] as Entry;
+    const { where, index } = talk[repair.index] as Entry;
     if (settings.orphans === 'throw' && repair.kind !== 'moved-result') {
       throw orphanError({ ...repair, index }, where);
     }
     repairs.push({ ...repair, where, index });
   }
-  const tidy = (entries: Entry[]) => tidyEntries(entries, settings.emptyOutputText, repairs);
-  const system = tidy(systems);
-  const rest = tidy(
+  const conversation = summariesFirst(
     paired.messages.map((message, position) => ({
-      ...(conversation[paired.sources[position] as number] as Entry),
+      ...(talk[paired.sources[position] as number] as Entry),
       message,
     })),
   );
+  const tidy = (entries: Entry[]) => tidyEntries(entries, settings.emptyOutputText, repairs);
+  const system = tidy(systems);
+  const rest = tidy(conversation);
   const first = rest[0];
   if (first === undefined) {
     throw new ContextError({
@@ -77,7 +80,11 @@ export function assemblePrompt(input: AssembleInput, settings: AssemblySettings)
   if (first.message.role !== 'user') {
     repairs.push({ kind: 'leading-user', where: first.where, index: first.index });
     rest.unshift({
-      message: { role: 'user', content: settings.leadingUserText },
+      message: {
+        role: 'user',
+        content: settings.leadingUserText,
+        meta: { kind: LEADING_USER_KIND },
+      },
       original: first.original,
       where: first.where,
       index: first.index,
@@ -92,6 +99,12 @@ export function assemblePrompt(input: AssembleInput, settings: AssemblySettings)
   return { messages: [...system, ...rest].map((entry) => entry.message), repairs };
 }
 
+/**
+ * `meta.kind` of the user message the assembler puts first when the conversation would open with
+ * the assistant. A later assembly keeps such a message first, so assembling twice changes nothing.
+ */
+export const LEADING_USER_KIND = 'leading-user';
+
 // --- internal helpers ---
 
 const VISIBLE = /\S/;
@@ -103,7 +116,7 @@ interface Entry {
   index: number;
 }
 
-function arrange(input: AssembleInput): { systems: Entry[]; conversation: Entry[] } {
+function arrange(input: AssembleInput): { systems: Entry[]; talk: Entry[] } {
   if (!isRecord(input)) {
     throw invalid(`assemble: expected { system, history, input? }, got ${describeValue(input)}.`);
   }
@@ -140,26 +153,34 @@ function arrange(input: AssembleInput): { systems: Entry[]; conversation: Entry[
   history.forEach((message, index) => {
     (message.role === 'system' ? systems : talk).push(entry(message, 'history', index));
   });
-  const summaries: Entry[] = [];
-  const others: Entry[] = [];
-  for (const unit of groupUnits(talk.map((item) => item.message))) {
-    const items = talk.slice(unit.start, unit.end);
-    // A summary that calls or answers a tool brings its whole unit along; one that does not
-    // (a damaged history may put it inside another unit) goes alone, so a second assembly puts it
-    // where the first did.
-    if (items.some(({ message }) => isSummary(message) && hasToolParts(message))) {
-      summaries.push(...items);
-      continue;
-    }
-    for (const item of items) (isSummary(item.message) ? summaries : others).push(item);
-  }
-  const conversation = [...summaries, ...others];
-  if (last) (last.role === 'system' ? systems : conversation).push(entry(last, 'input', 0));
-  return { systems, conversation };
+  if (last) (last.role === 'system' ? systems : talk).push(entry(last, 'input', 0));
+  return { systems, talk };
 }
 
-function hasToolParts(message: Message): boolean {
-  return toolCallsOf(message).length > 0 || toolResultsOf(message).length > 0;
+/**
+ * The conversation with every unit that holds a summary moved to the front, after the leading
+ * user messages an earlier assembly put there, keeping order within each group. The units are
+ * those of paired messages, so a summary moves together with its tool calls or results.
+ */
+function summariesFirst(conversation: Entry[]): Entry[] {
+  const leading: Entry[] = [];
+  const summaries: Entry[] = [];
+  const others: Entry[] = [];
+  for (const unit of groupUnits(conversation.map((item) => item.message))) {
+    const items = conversation.slice(unit.start, unit.end);
+    if (items.length === 1 && isLeadingUser((items[0] as Entry).message)) {
+      leading.push(...items);
+    } else if (items.some((item) => isSummary(item.message))) {
+      summaries.push(...items);
+    } else {
+      others.push(...items);
+    }
+  }
+  return [...leading, ...summaries, ...others];
+}
+
+function isLeadingUser(message: Message): boolean {
+  return message.role === 'user' && message.meta?.kind === LEADING_USER_KIND;
 }
 
 function entry(message: Message, where: MessageSource, index: number): Entry {

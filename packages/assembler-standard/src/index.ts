@@ -11,6 +11,7 @@ export type {
   AnthropicUserBlock,
   AnthropicUserMessage,
 } from './anthropic-message.js';
+export { LEADING_USER_KIND } from './assemble-prompt.js';
 export {
   createStandardAssembler,
   DEFAULT_EMPTY_OUTPUT_TEXT,
