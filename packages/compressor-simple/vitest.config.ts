@@ -1,6 +1,6 @@
 import { defineProject } from 'vitest/config';
+import { sharedTestOptions } from '../../vitest.shared.js';
 
 export default defineProject({
-  // Property tests run 1,000 random histories each; several files share two cores.
-  test: { name: 'compressor-simple', testTimeout: 120_000 },
+  test: { name: 'compressor-simple', ...sharedTestOptions },
 });

@@ -1,6 +1,6 @@
 import { defineProject } from 'vitest/config';
+import { sharedTestOptions } from '../../vitest.shared.js';
 
 export default defineProject({
-  // The conformance suite and property tests run hundreds of random histories each.
-  test: { name: 'compressor-summarize', testTimeout: 120_000 },
+  test: { name: 'compressor-summarize', ...sharedTestOptions },
 });

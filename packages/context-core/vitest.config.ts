@@ -1,6 +1,6 @@
 import { defineProject } from 'vitest/config';
+import { sharedTestOptions } from '../../vitest.shared.js';
 
-// Property tests over 1,000 random histories take seconds, more on a loaded CI machine.
 export default defineProject({
-  test: { name: 'context-core', testTimeout: 120_000 },
+  test: { name: 'context-core', ...sharedTestOptions },
 });

@@ -1,10 +1,10 @@
 import { defineProject } from 'vitest/config';
+import { sharedTestOptions } from '../../vitest.shared.js';
 
-// Property tests over 1,000 random histories take seconds, more on a loaded CI machine.
 export default defineProject({
   test: {
     name: 'provider-sqlite',
-    testTimeout: 120_000,
+    ...sharedTestOptions,
     globalSetup: ['./test/postgres/global-setup.ts'],
   },
 });

@@ -1,6 +1,6 @@
 import { defineProject } from 'vitest/config';
+import { sharedTestOptions } from '../../vitest.shared.js';
 
 export default defineProject({
-  // The compressor conformance properties run hundreds of random histories each.
-  test: { name: 'tool-output-store', testTimeout: 120_000 },
+  test: { name: 'tool-output-store', ...sharedTestOptions },
 });

@@ -1,4 +1,5 @@
 import { ContextError } from '@ctxkit/context-core';
+import { fuzzParameters } from '@ctxkit/context-core/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SYSTEM_PROMPT, loadConfig } from '../src/config.js';
@@ -126,7 +127,7 @@ describe('loadConfig', () => {
           }
         },
       ),
-      { numRuns: 1000 },
+      fuzzParameters(200),
     );
   });
 });

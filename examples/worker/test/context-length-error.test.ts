@@ -1,3 +1,4 @@
+import { fuzzParameters } from '@ctxkit/context-core/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -87,7 +88,7 @@ describe('recognizeContextLengthError', () => {
         const info = recognizeContextLengthError(body);
         if (info !== undefined) expect(typeof info.message).toBe('string');
       }),
-      { numRuns: 1000 },
+      fuzzParameters(200),
     );
   });
 

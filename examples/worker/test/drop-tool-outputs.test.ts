@@ -4,7 +4,7 @@ import {
   toolResultsOf,
   validateMessages,
 } from '@ctxkit/context-core';
-import { arbitraryHistory, deepFreeze } from '@ctxkit/context-core/testing';
+import { arbitraryHistory, deepFreeze, fuzzParameters } from '@ctxkit/context-core/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { largestToolOutput, withoutToolOutputs } from '../src/drop-tool-outputs.js';
@@ -29,7 +29,7 @@ describe('the reactive fallback drops tool outputs', () => {
           expect(exclude.has(found?.toolCallId ?? '')).toBe(false);
         }
       }),
-      { numRuns: 1000 },
+      fuzzParameters(200),
     );
   });
 
@@ -61,7 +61,7 @@ describe('the reactive fallback drops tool outputs', () => {
           }
         });
       }),
-      { numRuns: 1000 },
+      fuzzParameters(200),
     );
   });
 });

@@ -1,5 +1,5 @@
 import type { Message } from '@ctxkit/context-core';
-import { deepFreeze } from '@ctxkit/context-core/testing';
+import { deepFreeze, fuzzParameters } from '@ctxkit/context-core/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createStandardAssembler } from '../src/index.js';
@@ -20,7 +20,7 @@ export interface WireFormat<Wire> {
 
 /** The round-trip properties every wire format must keep, over 1,000 random cases each. */
 export function testWireRoundTrips<Wire>(format: WireFormat<Wire>): void {
-  const runs = { numRuns: 1_000 };
+  const runs = fuzzParameters(200);
   const assembler = createStandardAssembler();
   describe(`${format.name} round trips`, () => {
     it('wire → ctxkit → wire is the identity on valid wire in the written form', () => {

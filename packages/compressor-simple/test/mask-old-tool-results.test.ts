@@ -4,7 +4,7 @@ import {
   messageParts,
   toolResultsOf,
 } from '@ctxkit/context-core';
-import { arbitraryHistory } from '@ctxkit/context-core/testing';
+import { arbitraryHistory, fuzzParameters } from '@ctxkit/context-core/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defaultMaskMarker, maskOldToolResults } from '../src/index.js';
@@ -149,7 +149,7 @@ describe('maskOldToolResults', () => {
           if (message.role !== 'tool') expect(message).toBe(input[index]);
         });
       }),
-      { numRuns: 1000 },
+      fuzzParameters(200),
     );
   });
 });

@@ -10,7 +10,11 @@ import {
   type TokenCounter,
   validateMessages,
 } from '@ctxkit/context-core';
-import { arbitraryHistoryWithBudget, mandatoryTokens } from '@ctxkit/context-core/testing';
+import {
+  arbitraryHistoryWithBudget,
+  fuzzParameters,
+  mandatoryTokens,
+} from '@ctxkit/context-core/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -131,7 +135,7 @@ describe('presets', () => {
             expect(countTokens(messages, counter)).toBeLessThanOrEqual(budgetLimit(budget));
           }
         }),
-        { numRuns: 1000 },
+        fuzzParameters(200),
       );
     });
   }
@@ -215,7 +219,7 @@ describe('presets', () => {
           expect(fast.report.estimatedTokens).toBe(plain.report.estimatedTokens);
         },
       ),
-      { numRuns: 1000 },
+      fuzzParameters(200),
     );
   });
 
@@ -270,7 +274,7 @@ describe('presets', () => {
           ).toEqual((await run(simple, input, budget)).messages);
         },
       ),
-      { numRuns: 1000 },
+      fuzzParameters(200),
     );
   });
 

@@ -5,7 +5,7 @@ import {
   groupUnits,
   type Message,
 } from '@ctxkit/context-core';
-import { arbitraryHistoryWithBudget } from '@ctxkit/context-core/testing';
+import { arbitraryHistoryWithBudget, fuzzParameters } from '@ctxkit/context-core/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { slidingWindow } from '../src/index.js';
@@ -132,7 +132,7 @@ describe('slidingWindow', () => {
           }
         },
       ),
-      { numRuns: 1000 },
+      fuzzParameters(200),
     );
   });
 });

@@ -4,7 +4,7 @@ import {
   type Message,
   messageParts,
 } from '@ctxkit/context-core';
-import { arbitraryHistory } from '@ctxkit/context-core/testing';
+import { arbitraryHistory, fuzzParameters } from '@ctxkit/context-core/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { stripOldThinking } from '../src/index.js';
@@ -71,7 +71,7 @@ describe('stripOldThinking', () => {
           expect(messageParts(output as Message)).toEqual(rest);
         }
       }),
-      { numRuns: 1000 },
+      fuzzParameters(200),
     );
   });
 });

@@ -6,7 +6,11 @@ import {
   type Message,
   type TokenCounter,
 } from '@ctxkit/context-core';
-import { arbitraryHistoryWithBudget, mandatoryTokens } from '@ctxkit/context-core/testing';
+import {
+  arbitraryHistoryWithBudget,
+  fuzzParameters,
+  mandatoryTokens,
+} from '@ctxkit/context-core/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fitUnit } from '../src/fit-unit.js';
@@ -125,7 +129,7 @@ describe('trimToBudget', () => {
           expect(messages).toEqual(plainTrim(input, budgetLimit(budget), counter, keepFirstUser));
         },
       ),
-      { numRuns: 1000 },
+      fuzzParameters(200),
     );
   });
 
@@ -170,7 +174,7 @@ describe('trimToBudget', () => {
           else expect(inRun).toBe(true);
         }
       }),
-      { numRuns: 1000 },
+      fuzzParameters(200),
     );
   });
 });

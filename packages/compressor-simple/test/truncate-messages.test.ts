@@ -5,7 +5,7 @@ import {
   type Message,
   messageParts,
 } from '@ctxkit/context-core';
-import { arbitraryHistory } from '@ctxkit/context-core/testing';
+import { arbitraryHistory, fuzzParameters } from '@ctxkit/context-core/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defaultTruncationMarker, truncateMessages } from '../src/index.js';
@@ -135,7 +135,7 @@ describe('truncateMessages', () => {
           });
         },
       ),
-      { numRuns: 1000 },
+      fuzzParameters(200),
     );
   });
 });

@@ -1,5 +1,5 @@
 import { createHeuristicCounter, type Message, messageParts } from '@ctxkit/context-core';
-import { arbitraryHistory } from '@ctxkit/context-core/testing';
+import { arbitraryHistory, fuzzParameters } from '@ctxkit/context-core/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { truncateToolResults } from '../src/index.js';
@@ -118,7 +118,7 @@ describe('truncateToolResults', () => {
           if (message.role !== 'tool') expect(message).toBe(input[index]);
         });
       }),
-      { numRuns: 1000 },
+      fuzzParameters(200),
     );
   });
 });

@@ -1,5 +1,5 @@
 import { groupUnits, type Message } from '@ctxkit/context-core';
-import { arbitraryHistory } from '@ctxkit/context-core/testing';
+import { arbitraryHistory, fuzzParameters } from '@ctxkit/context-core/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createUnitCursor } from '../src/unit-cursor.js';
@@ -24,7 +24,7 @@ describe('createUnitCursor', () => {
             expect(cursor.unitAt(index)).toEqual(units.find((unit) => unit.end > index));
         },
       ),
-      { numRuns: 1000 },
+      fuzzParameters(200),
     );
   });
 

@@ -5,7 +5,7 @@ import {
   type Message,
   type TokenBudget,
 } from '@ctxkit/context-core';
-import { arbitraryHistory } from '@ctxkit/context-core/testing';
+import { arbitraryHistory, fuzzParameters } from '@ctxkit/context-core/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createInMemorySummaryStore, createSummarizingCompressor } from '../src/index.js';
@@ -68,7 +68,7 @@ describe('incremental summaries', () => {
           expect(summaries[0]?.meta?.covers).toMatchObject({ count: sent.length });
         }
       }),
-      { numRuns: 1_000 },
+      fuzzParameters(200),
     );
   });
 
@@ -83,7 +83,7 @@ describe('incremental summaries', () => {
         expect(calls).toHaveLength(callsAfterFirst);
         expect(second).toEqual(first);
       }),
-      { numRuns: 1_000 },
+      fuzzParameters(200),
     );
   });
 

@@ -1,4 +1,5 @@
 import { countMessageTokens, createHeuristicCounter, type Message } from '@ctxkit/context-core';
+import { fuzzParameters } from '@ctxkit/context-core/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { findCoveredEnd } from '../src/find-covered-end.js';
@@ -37,7 +38,7 @@ describe('capSummaryText', () => {
           expect(text.startsWith(capped.slice(0, -SUMMARY_CUT_MARKER.length))).toBe(true);
         },
       ),
-      { numRuns: 1_000 },
+      fuzzParameters(200),
     );
   });
 });

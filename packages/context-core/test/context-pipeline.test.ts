@@ -10,7 +10,7 @@ import {
   groupUnits,
   type PromptAssembler,
 } from '../src/index.js';
-import { arbitraryHistory } from '../src/testing/index.js';
+import { arbitraryHistory, fuzzParameters } from '../src/testing/index.js';
 import { call, charCounter, result, user } from './helpers.js';
 import { plainAssembler, referenceTrim } from './reference-compressor.js';
 
@@ -193,7 +193,7 @@ describe('createContextPipeline', () => {
           expect(await events.listEvents('c')).toHaveLength(1);
         },
       ),
-      { numRuns: 1_000 },
+      fuzzParameters(200),
     );
   });
 });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { groupUnits, type Message } from '../src/index.js';
-import { arbitraryHistory } from '../src/testing/index.js';
+import { arbitraryHistory, fuzzParameters } from '../src/testing/index.js';
 import { assistant, call, result, user } from './helpers.js';
 
 const shape = (messages: Message[]) => groupUnits(messages).map((unit) => [unit.start, unit.end]);
@@ -61,7 +61,7 @@ describe('groupUnits', () => {
           }
         });
       }),
-      { numRuns: 1_000 },
+      fuzzParameters(200),
     );
   });
 });

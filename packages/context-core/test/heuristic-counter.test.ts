@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createHeuristicCounter } from '../src/heuristic-counter.js';
+import { fuzzParameters } from '../src/testing/index.js';
 import { createTiktokenCounter } from '../src/tiktoken-counter.js';
 import { CORPORA, type CorpusKind, chunk } from './corpora.js';
 
@@ -34,7 +35,7 @@ describe('createHeuristicCounter', () => {
         const count = heuristic.count(text);
         return Number.isInteger(count) && count >= 1;
       }),
-      { numRuns: 500, seed: 7 },
+      fuzzParameters(200),
     );
   });
 

@@ -12,6 +12,7 @@ import {
   arbitraryHistoryWithBudget,
   compressionInvariants,
   deepFreeze,
+  fuzzParameters,
   measureCompressionCase,
   testCompressor,
 } from '../src/testing/index.js';
@@ -112,7 +113,7 @@ describe('the compressor conformance suite itself', () => {
         return compressionInvariants[invariant](measured) === undefined;
       }),
       // Stop at the first counterexample: finding one is the point, shrinking it is not.
-      { numRuns: 1_000, endOnFailure: true },
+      { ...fuzzParameters(1_000), endOnFailure: true },
     );
     expect(result.failed).toBe(true);
   });
@@ -137,7 +138,7 @@ describe('the compressor conformance suite itself', () => {
         validateMessages(history);
         expect(new Set(history.map((message) => message.id)).size).toBe(history.length);
       }),
-      { numRuns: 1_000 },
+      fuzzParameters(200),
     );
   });
 });

@@ -6,6 +6,7 @@ import cl100kRanks from 'js-tiktoken/ranks/cl100k_base';
 import o200kRanks from 'js-tiktoken/ranks/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { ContextError } from '../src/context-error.js';
+import { fuzzParameters } from '../src/testing/index.js';
 import { createTiktokenCounter } from '../src/tiktoken-counter.js';
 import { CORPORA, chunk, createRandom } from './corpora.js';
 
@@ -173,7 +174,7 @@ describe.each(ENCODINGS)('$encoding', ({ encoding, reference }) => {
   it('equals js-tiktoken on random strings', () => {
     fc.assert(
       fc.property(randomText, (text) => counter.count(text) === exact(text)),
-      { numRuns: 150, seed: 42 },
+      fuzzParameters(150),
     );
   });
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ContextError, validateMessages } from '../src/index.js';
-import { arbitraryHistory } from '../src/testing/index.js';
+import { arbitraryHistory, fuzzParameters } from '../src/testing/index.js';
 import { call, result, user } from './helpers.js';
 
 function problem(
@@ -23,7 +23,7 @@ describe('validateMessages', () => {
       fc.property(arbitraryHistory(), (history) => {
         validateMessages(history);
       }),
-      { numRuns: 1_000 },
+      fuzzParameters(200),
     );
   });
 

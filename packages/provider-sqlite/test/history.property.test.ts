@@ -4,7 +4,7 @@ import {
   type HistoryStore,
   type Message,
 } from '@ctxkit/context-core';
-import { arbitraryHistory } from '@ctxkit/context-core/testing';
+import { arbitraryHistory, fuzzParameters } from '@ctxkit/context-core/testing';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSqliteProvider } from '../src/index.js';
@@ -67,7 +67,7 @@ describe('the SQLite store behaves like the in-memory reference store', () => {
           }
         },
       ),
-      { numRuns: 1_000 },
+      fuzzParameters(200),
     );
   }, 120_000);
 });

@@ -1,5 +1,6 @@
 import { Validator } from '@cfworker/json-schema';
 import { ContextError, createInMemoryToolOutputStore } from '@ctxkit/context-core';
+import { fuzzParameters } from '@ctxkit/context-core/testing';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -122,7 +123,7 @@ describe('the get_tool_output definition', () => {
         else if (!known) expect(outcome).toBe('unknown_ref');
         else expect(outcome).toBe('ok');
       }),
-      { numRuns: 1_000 },
+      fuzzParameters(200),
     );
     expect([...outcomes].sort()).toEqual(['invalid_tool_arguments', 'ok', 'unknown_ref']);
   });

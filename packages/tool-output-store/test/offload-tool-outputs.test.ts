@@ -8,7 +8,12 @@ import {
   toolCallsOf,
   toolResultsOf,
 } from '@ctxkit/context-core';
-import { arbitraryHistory, deepFreeze, sampleText } from '@ctxkit/context-core/testing';
+import {
+  arbitraryHistory,
+  deepFreeze,
+  fuzzParameters,
+  sampleText,
+} from '@ctxkit/context-core/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatOffloadHeader, offloadToolOutputs, parseOffloadHeader } from '../src/index.js';
@@ -93,7 +98,7 @@ describe('offloadToolOutputs', () => {
           expect(again.messages).toEqual(messages);
         },
       ),
-      { numRuns: 1_000 },
+      fuzzParameters(200),
     );
   });
 
@@ -249,6 +254,7 @@ describe('the offload header', () => {
           }
         },
       ),
+      fuzzParameters(100),
     );
   });
 });

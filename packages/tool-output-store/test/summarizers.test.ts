@@ -1,4 +1,5 @@
 import { queryToolOutput } from '@ctxkit/context-core';
+import { fuzzParameters } from '@ctxkit/context-core/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -114,7 +115,7 @@ describe('summarizeInspect', () => {
         const fields = summary.split('\n').filter((entry) => entry.startsWith('$'));
         for (const line of fields) expect(readsBack(line, output)).toBe(true);
       }),
-      { numRuns: 1_000 },
+      fuzzParameters(200),
     );
   });
 

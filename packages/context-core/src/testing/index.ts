@@ -11,6 +11,12 @@ export {
   measureCompressionCase,
 } from './compression-invariants.js';
 export { deepFreeze } from './deep-freeze.js';
+export {
+  DEFAULT_FUZZ_SEED,
+  type FuzzParameters,
+  fuzzParameters,
+  fuzzSeed,
+} from './fuzz-parameters.js';
 export { SAMPLE_TEXT_KINDS, type SampleTextKind, sampleText } from './sample-text.js';
 export {
   type CompressorGuarantees,

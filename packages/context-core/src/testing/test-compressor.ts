@@ -8,6 +8,7 @@ import type { TokenCounter } from '../token-counter.js';
 import { arbitraryHistoryWithBudget, type HistoryArbitraryOptions } from './arbitraries.js';
 import { compressionInvariants, measureCompressionCase } from './compression-invariants.js';
 import { deepFreeze } from './deep-freeze.js';
+import { fuzzParameters } from './fuzz-parameters.js';
 
 /** What a compressor under test promises beyond the invariants every compressor keeps. */
 export interface CompressorGuarantees {
@@ -25,13 +26,13 @@ export interface TestCompressorOptions {
   create: () => ContextCompressor;
   /** Counter for budgets; default the heuristic counter (fast). */
   counter?: TokenCounter;
-  /** Random histories each invariant is checked on; default 1,000. */
+  /** Random histories each invariant is checked on; default 200 (scaled by `CTXKIT_FUZZ_RUNS`). */
   numRuns?: number;
   /** Promises the compressor makes; strategies that only reshape switch some off. */
   guarantees?: CompressorGuarantees;
   /** Shape of the random histories. */
   histories?: HistoryArbitraryOptions;
-  /** Timeout of each property, in milliseconds; default 120,000. */
+  /** Timeout of each property, in milliseconds; default the runner's `testTimeout`. */
   timeout?: number;
 }
 
@@ -47,8 +48,7 @@ type InvariantName = keyof typeof compressionInvariants;
  */
 export function testCompressor(options: TestCompressorOptions): void {
   const counter = options.counter ?? createHeuristicCounter();
-  const numRuns = options.numRuns ?? 1_000;
-  const timeout = options.timeout ?? 120_000;
+  const { numRuns, seed } = fuzzParameters(options.numRuns ?? 200);
   const { fitsBudget = true, unchangedWhenFits = true } = options.guarantees ?? {};
   const invariants = (Object.keys(compressionInvariants) as InvariantName[]).filter(
     (name) =>
@@ -66,7 +66,7 @@ export function testCompressor(options: TestCompressorOptions): void {
 
   describe(`${options.name} (compressor conformance)`, () => {
     it(`keeps ${invariants.join(', ')}, leaves its input alone and is deterministic over ${numRuns} random histories`, {
-      timeout,
+      timeout: options.timeout,
     }, async () => {
       await fc.assert(
         fc.asyncProperty(cases, async ({ messages, budget }) => {
@@ -82,7 +82,7 @@ export function testCompressor(options: TestCompressorOptions): void {
           expect(second.output, 'not deterministic').toEqual(first.output);
           expect(second.report, 'report not deterministic').toEqual(first.report);
         }),
-        { numRuns },
+        { numRuns, seed },
       );
     });
 

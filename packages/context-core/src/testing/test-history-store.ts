@@ -7,6 +7,7 @@ import type { Message } from '../message.js';
 import type { TokenCounter } from '../token-counter.js';
 import { arbitraryHistory } from './arbitraries.js';
 import { deepFreeze } from './deep-freeze.js';
+import { fuzzParameters } from './fuzz-parameters.js';
 
 /** Options of {@link testHistoryStore}. */
 export interface TestHistoryStoreOptions<Store extends HistoryStore> {
@@ -91,7 +92,7 @@ export function testHistoryStore<Store extends HistoryStore>(
             expect(loaded.map(withoutStoreFields)).toEqual(input);
           },
         ),
-        { numRuns: options.numRuns ?? 100 },
+        fuzzParameters(options.numRuns ?? 100),
       );
     });
 

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ContextError } from '../context-error.js';
 import type { StoredSummary, SummaryStore } from '../summary-store.js';
+import { fuzzParameters } from './fuzz-parameters.js';
 import { sampleText } from './sample-text.js';
 
 /** Options of {@link testSummaryStore}. */
@@ -51,7 +52,7 @@ export function testSummaryStore<Store extends SummaryStore>(
             expect(await store.get('c1')).toEqual(summary);
           },
         ),
-        { numRuns: 100 },
+        fuzzParameters(100),
       );
       const large = storedSummary(sampleText('chinese', 200_000, 5), 9_000, '42');
       await store.put('c2', large);

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ContextError } from '../context-error.js';
 import type { ToolOutputStore } from '../tool-output-store.js';
+import { fuzzParameters } from './fuzz-parameters.js';
 import { sampleText } from './sample-text.js';
 
 /** Options of {@link testToolOutputStore}. */
@@ -46,7 +47,7 @@ export function testToolOutputStore<Store extends ToolOutputStore>(
           expect(slice.text).toBe(output);
           expect(slice).toMatchObject({ ref, meta, totalChars: output.length, truncated: false });
         }),
-        { numRuns: 200 },
+        fuzzParameters(100),
       );
       const large = sampleText('log', 1_000_000, 7);
       const ref = await store.put(large, meta);
