@@ -33,20 +33,10 @@ export function withCountingMemo(
 }
 
 /**
- * Tokens of `message` by `context.counter`: its cached count when valid (the rule of core's
- * `hasValidTokenCount`, inlined: this runs once per message of every history), else the call's
- * memo, else counted once.
+ * Tokens of `message` by `context.counter`: the call's memo, else core's count (which reuses the
+ * library's own cached count while the content is unchanged, never a caller's `tokens` field).
  */
 export function messageTokens(message: Message, context: CompressContext): number {
-  const cached = message.tokens;
-  if (
-    message.tokenCounter === context.counter.name &&
-    typeof cached === 'number' &&
-    Number.isInteger(cached) &&
-    cached >= 0
-  ) {
-    return cached;
-  }
   const memo = memos.get(context);
   let tokens = memo?.get(message);
   if (tokens === undefined) {

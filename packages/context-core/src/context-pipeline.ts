@@ -4,7 +4,7 @@ import type { ContextProvider } from './context-provider.js';
 import { assertConversationId } from './conversation-id.js';
 import { countTokens } from './count-tokens.js';
 import type { EventSink } from './event-sink.js';
-import type { Message } from './message.js';
+import { isProtected, type Message } from './message.js';
 import { getModelInfo, type ModelLimits } from './model-table.js';
 import type { PromptAssembler } from './prompt-assembler.js';
 import { assertValidBudget, deriveHistoryBudget, type TokenBudget } from './token-budget.js';
@@ -59,7 +59,12 @@ export interface BuildResult {
 export interface ContextPipeline {
   /** The budget of the whole request. */
   readonly budget: Readonly<TokenBudget>;
-  /** Loads, compresses and assembles one request for a conversation. */
+  /**
+   * Loads, compresses and assembles one request for a conversation. Every build ends with a
+   * check that the prompt fits `window - reserve` by the pipeline's counter: when it cannot (the
+   * system prompt, the input and the pinned history need more), it throws a `ContextError` with
+   * code `budget_exceeded` whose `details` say how many tokens each of them takes.
+   */
   build(conversationId: string, input: BuildInput): Promise<BuildResult>;
 }
 
@@ -113,13 +118,15 @@ export function createContextPipeline(options: ContextPipelineOptions): ContextP
           history: compressed,
           ...(input.input === undefined ? {} : { input: input.input }),
         });
-        return { messages, report };
+        return { messages, report, history: compressed };
       };
+      const systemTokens = countTokens(systemMessages(input.system), counter);
+      const inputTokens = countTokens(inputMessages(input.input), counter);
       let historyBudget = deriveHistoryBudget({
         contextWindow: budget.maxTokens,
         reserveTokens: budget.reserveTokens ?? 0,
-        systemTokens: countTokens(systemMessages(input.system), counter),
-        inputTokens: countTokens(inputMessages(input.input), counter),
+        systemTokens,
+        inputTokens,
         ...(budget.maxChars === undefined ? {} : { maxChars: budget.maxChars }),
       });
       const requestLimit = budget.maxTokens - (budget.reserveTokens ?? 0);
@@ -135,6 +142,19 @@ export function createContextPipeline(options: ContextPipelineOptions): ContextP
         built = await compressAndAssemble(historyBudget);
       }
       const { messages, report } = built;
+      const promptTokens = countTokens(messages, counter);
+      if (promptTokens > requestLimit) {
+        throw promptTooLarge({
+          conversationId,
+          promptTokens,
+          requestLimit,
+          budget,
+          systemTokens,
+          inputTokens,
+          history: built.history,
+          counter,
+        });
+      }
       await events?.record({
         type: 'context.compressed',
         conversationId,
@@ -181,6 +201,44 @@ function resolveBudget(options: ContextPipelineOptions): {
     reserveTokens: defaultReserveTokens(info.contextWindow),
   });
   return info.known ? { budget } : { budget, unknownModel: options.model };
+}
+
+/** The typed error of a build whose prompt cannot fit: what it needs, and what could not go. */
+function promptTooLarge(facts: {
+  conversationId: string;
+  promptTokens: number;
+  requestLimit: number;
+  budget: Readonly<TokenBudget>;
+  systemTokens: number;
+  inputTokens: number;
+  history: readonly Message[];
+  counter: TokenCounter;
+}): ContextError {
+  const kept = facts.history.filter(isProtected);
+  const pinnedTokens = countTokens(kept, facts.counter);
+  const otherHistoryTokens = countTokens(facts.history, facts.counter) - pinnedTokens;
+  const reserve = facts.budget.reserveTokens ?? 0;
+  return new ContextError({
+    code: 'budget_exceeded',
+    message:
+      `The prompt for conversation ${JSON.stringify(facts.conversationId)} needs ` +
+      `${facts.promptTokens} tokens, but the window of ${facts.budget.maxTokens} less the ` +
+      `reserve of ${reserve} leaves ${facts.requestLimit}. What cannot be dropped: the system ` +
+      `prompt (${facts.systemTokens} tokens), the input (${facts.inputTokens}) and the pinned or ` +
+      `system messages of the history (${pinnedTokens} tokens in ${kept.length} messages); the ` +
+      `compressor also kept ${otherHistoryTokens} tokens of other history. Shorten the system ` +
+      'prompt or the input, unpin messages, or use a model with a larger window.',
+    details: {
+      conversationId: facts.conversationId,
+      promptTokens: facts.promptTokens,
+      requestLimit: facts.requestLimit,
+      systemTokens: facts.systemTokens,
+      inputTokens: facts.inputTokens,
+      pinnedTokens,
+      pinnedMessages: kept.length,
+      otherHistoryTokens,
+    },
+  });
 }
 
 function systemMessages(system: string | Message[]): Message[] {

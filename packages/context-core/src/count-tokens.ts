@@ -1,4 +1,5 @@
 import type { Message } from './message.js';
+import { cachedTokenCount, rememberTokenCount } from './token-count-cache.js';
 import type { TokenCounter } from './token-counter.js';
 
 /** Tokens every message costs beyond its content: role and separators. */
@@ -8,23 +9,26 @@ export const TOOL_CALL_OVERHEAD_TOKENS = 8;
 /** Tokens every tool result costs beyond its name and output: id and framing. */
 export const TOOL_RESULT_OVERHEAD_TOKENS = 6;
 
-/** Whether `message.tokens` is a count made by `counter` and can be reused. */
+/**
+ * Whether the library holds a count of `message` by `counter` that still matches its content.
+ * A `tokens` field the message carries is not enough: the library counts what a caller hands in
+ * (see `token-count-cache.ts`), so a forged or stale field never reaches a budget.
+ */
 export function hasValidTokenCount(message: Message, counter: TokenCounter): boolean {
-  return (
-    message.tokenCounter === counter.name &&
-    typeof message.tokens === 'number' &&
-    Number.isInteger(message.tokens) &&
-    message.tokens >= 0
-  );
+  return cachedTokenCount(message, counter.name) !== undefined;
 }
 
 /**
  * Tokens of one message: content, thinking, tool names, the JSON of tool-call inputs, tool
- * outputs, plus a fixed per-message overhead. A cached count made by the same counter is reused.
+ * outputs, plus a fixed per-message overhead. Counted once per message object and counter while
+ * its content stays the same; the message's own `tokens` field is never trusted.
  */
 export function countMessageTokens(message: Message, counter: TokenCounter): number {
-  if (hasValidTokenCount(message, counter)) return message.tokens as number;
-  return countContentTokens(message, counter);
+  const cached = cachedTokenCount(message, counter.name);
+  if (cached !== undefined) return cached;
+  const tokens = countContentTokens(message, counter);
+  rememberTokenCount(message, counter.name, tokens);
+  return tokens;
 }
 
 /** Tokens of a list of messages: the sum of {@link countMessageTokens}. */
@@ -35,12 +39,15 @@ export function countTokens(messages: readonly Message[], counter: TokenCounter)
 }
 
 /**
- * The message with its token count cached for `counter`: the same object when the cached count is
- * already valid, otherwise a shallow copy with `tokens` and `tokenCounter` set.
+ * The message with `tokens` and `tokenCounter` showing its count by `counter`: the same object
+ * when those fields already show the library's count, otherwise a shallow copy with them set.
  */
 export function withTokenCount(message: Message, counter: TokenCounter): Message {
-  if (hasValidTokenCount(message, counter)) return message;
-  return { ...message, tokens: countContentTokens(message, counter), tokenCounter: counter.name };
+  const tokens = countMessageTokens(message, counter);
+  if (message.tokens === tokens && message.tokenCounter === counter.name) return message;
+  const copy: Message = { ...message, tokens, tokenCounter: counter.name };
+  rememberTokenCount(copy, counter.name, tokens);
+  return copy;
 }
 
 /**
@@ -55,6 +62,7 @@ export function withContent(
   const copy: Message = { ...message, content };
   copy.tokens = countContentTokens(copy, counter);
   copy.tokenCounter = counter.name;
+  rememberTokenCount(copy, counter.name, copy.tokens);
   return copy;
 }
 

@@ -4,6 +4,7 @@ import { withTokenCount } from './count-tokens.js';
 import { keepNewest } from './keep-newest.js';
 import type { Message } from './message.js';
 import { createTiktokenCounter } from './tiktoken-counter.js';
+import { rememberTokenCount } from './token-count-cache.js';
 import type { TokenCounter } from './token-counter.js';
 import { validateMessages } from './validate-messages.js';
 
@@ -54,13 +55,15 @@ export function createInMemoryHistoryStore(
         return withTokenCount({ ...rest, id: `m${nextId++}` }, counter);
       });
       target.active.push(...stored);
-      return jsonCopy(stored);
+      return copiesWithCounts(stored);
     },
     async getHistory(
       conversationId: string,
       historyOptions: { limit?: number } = {},
     ): Promise<Message[]> {
-      return jsonCopy(keepNewest(conversation(conversationId).active, historyOptions.limit));
+      return copiesWithCounts(
+        keepNewest(conversation(conversationId).active, historyOptions.limit),
+      );
     },
     async archive(conversationId: string): Promise<{ archiveId: string; count: number }> {
       const target = conversation(conversationId);
@@ -88,7 +91,7 @@ export function createInMemoryHistoryStore(
       const found = conversation(conversationId).archives.find(
         (archive) => archive.archiveId === archiveId,
       );
-      return jsonCopy(found?.messages ?? []);
+      return copiesWithCounts(found?.messages ?? []);
     },
   } satisfies HistoryStore);
 }
@@ -98,6 +101,20 @@ export function createInMemoryHistoryStore(
 interface Conversation {
   active: Message[];
   archives: (ArchiveInfo & { messages: Message[] })[];
+}
+
+/**
+ * Deep copies of stored messages for the caller, with the counts this store made at append known
+ * to the library's count cache, as a persistent store does when it reads its rows back.
+ */
+function copiesWithCounts(messages: readonly Message[]): Message[] {
+  const copies = jsonCopy(messages) as Message[];
+  for (const copy of copies) {
+    if (copy.tokenCounter !== undefined && copy.tokens !== undefined) {
+      rememberTokenCount(copy, copy.tokenCounter, copy.tokens);
+    }
+  }
+  return copies;
 }
 
 /** A deep copy through JSON, as a persistent store would keep it. */

@@ -91,6 +91,7 @@ export {
   MAX_GREP_PATTERN_CHARS,
   queryToolOutput,
 } from './query-tool-output.js';
+export { unstorableIdProblem } from './storable-id.js';
 export type { StoredSummary, SummaryCoverage, SummaryStore } from './summary-store.js';
 export { createTiktokenCounter, type TiktokenEncodingName } from './tiktoken-counter.js';
 export {
@@ -100,6 +101,7 @@ export {
   type HistoryBudgetOptions,
   type TokenBudget,
 } from './token-budget.js';
+export { cachedTokenCount, rememberTokenCount } from './token-count-cache.js';
 export type { TokenCounter } from './token-counter.js';
 export {
   assertToolOutputRef,

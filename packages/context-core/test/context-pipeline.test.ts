@@ -153,6 +153,46 @@ describe('createContextPipeline', () => {
     await expect(tiny.build('', { system: '' })).rejects.toMatchObject({ code: 'invalid_option' });
   });
 
+  it('counts the input itself: a forged or stale tokens field never makes a prompt fit', async () => {
+    const { pipeline } = await setup({ maxTokens: 300, reserveTokens: 0 });
+    const input = { role: 'user' as const, content: 'x'.repeat(2_000) };
+    for (const claim of [
+      { tokens: 1, tokenCounter: charCounter.name },
+      { tokens: 5, tokenCounter: charCounter.name, content: 'short' },
+    ]) {
+      const forged = { ...input, ...claim, content: input.content };
+      await expect(pipeline.build('c', { system: 'sys', input: forged })).rejects.toMatchObject({
+        code: 'budget_exceeded',
+        details: { inputTokens: countTokens([input], charCounter) },
+      });
+    }
+  });
+
+  it('throws budget_exceeded saying what could not fit when pinned history is over the window', async () => {
+    const { provider, pipeline, events } = await setup({ maxTokens: 2_000, reserveTokens: 0 });
+    const pinned = Array.from({ length: 20 }, (_, index) => ({
+      ...user(`${index} ${'p'.repeat(400)}`),
+      meta: { pinned: true },
+    }));
+    await provider.append('c', pinned);
+    const before = await provider.getHistory('c');
+    const error = await pipeline.build('c', { system: 'sys', input: 'go' }).catch((e) => e);
+    expect(error).toMatchObject({
+      code: 'budget_exceeded',
+      details: {
+        requestLimit: 2_000,
+        systemTokens: countTokens([{ role: 'system', content: 'sys' }], charCounter),
+        inputTokens: countTokens([user('go')], charCounter),
+        pinnedMessages: 20,
+        pinnedTokens: countTokens(pinned, charCounter),
+      },
+    });
+    expect(error.details.promptTokens).toBeGreaterThan(2_000);
+    expect(error.message).toMatch(/pinned/);
+    expect(await provider.getHistory('c')).toEqual(before);
+    expect(await events.listEvents('c')).toEqual([]);
+  });
+
   it('stays within window less reserve when the assembler adds a notice of its own', async () => {
     const counter = createHeuristicCounter();
     // Opens a history that does not start with the user, as a standard assembler does.

@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   countMessageTokens,
   countTokens,
+  hasValidTokenCount,
   MESSAGE_OVERHEAD_TOKENS,
   type Message,
+  type Part,
   TOOL_CALL_OVERHEAD_TOKENS,
   TOOL_RESULT_OVERHEAD_TOKENS,
   withContent,
@@ -44,7 +46,7 @@ describe('countMessageTokens', () => {
     );
   });
 
-  it('reuses a cached count only when the same counter made it', () => {
+  it('never trusts a tokens field a caller wrote, whatever counter it names', () => {
     let calls = 0;
     const counting = {
       name: charCounter.name,
@@ -53,21 +55,42 @@ describe('countMessageTokens', () => {
         return text.length;
       },
     };
-    expect(
-      countMessageTokens(
-        { role: 'user', content: 'abc', tokens: 99, tokenCounter: charCounter.name },
-        counting,
-      ),
-    ).toBe(99);
-    expect(calls).toBe(0);
-    expect(
-      countMessageTokens(
-        { role: 'user', content: 'abc', tokens: 99, tokenCounter: 'other' },
-        counting,
-      ),
-    ).toBe(7);
-    expect(countMessageTokens({ role: 'user', content: 'abc', tokens: 99 }, counting)).toBe(7);
+    const forged: Message = { role: 'user', content: 'abc', tokens: 1, tokenCounter: 'test:chars' };
+    expect(countMessageTokens(forged, counting)).toBe(3 + MESSAGE_OVERHEAD_TOKENS);
+    expect(calls).toBe(1);
+    expect(hasValidTokenCount({ ...forged }, counting)).toBe(false);
+  });
+
+  it('reuses its own count of a message object while the content is unchanged', () => {
+    let calls = 0;
+    const counting = {
+      name: charCounter.name,
+      count: (text: string) => {
+        calls += 1;
+        return text.length;
+      },
+    };
+    const message: Message = {
+      role: 'tool',
+      content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 't', output: 'abc' }],
+    };
+    const first = countMessageTokens(message, counting);
+    expect(countMessageTokens(message, counting)).toBe(first);
     expect(calls).toBe(2);
+    expect(hasValidTokenCount(message, counting)).toBe(true);
+    expect(hasValidTokenCount(message, { ...counting, name: 'other' })).toBe(false);
+  });
+
+  it('counts again after the content was edited in place, replaced, or grew a part', () => {
+    const part = { type: 'text' as const, text: 'abc' };
+    const message: Message = { role: 'user', content: [part] };
+    expect(countMessageTokens(message, charCounter)).toBe(3 + MESSAGE_OVERHEAD_TOKENS);
+    part.text = 'a much longer text';
+    expect(countMessageTokens(message, charCounter)).toBe(18 + MESSAGE_OVERHEAD_TOKENS);
+    (message.content as Part[]).push({ type: 'text', text: 'xy' });
+    expect(countMessageTokens(message, charCounter)).toBe(20 + MESSAGE_OVERHEAD_TOKENS);
+    message.content = 'z';
+    expect(countMessageTokens(message, charCounter)).toBe(1 + MESSAGE_OVERHEAD_TOKENS);
   });
 
   it('counts an input that does not serialize as empty instead of throwing', () => {

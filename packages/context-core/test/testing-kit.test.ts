@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   type ContextCompressor,
+  countTokens,
   createHeuristicCounter,
   defineCompressor,
   type Message,
@@ -12,6 +13,7 @@ import {
   arbitraryHistoryWithBudget,
   compressionInvariants,
   deepFreeze,
+  forgeCounts,
   fuzzParameters,
   measureCompressionCase,
   testCompressor,
@@ -113,6 +115,41 @@ describe('the compressor conformance suite itself', () => {
         return compressionInvariants[invariant](measured) === undefined;
       }),
       // Stop at the first counterexample: finding one is the point, shrinking it is not.
+      { ...fuzzParameters(1_000), endOnFailure: true },
+    );
+    expect(result.failed).toBe(true);
+  });
+
+  it('catches a compressor that believes the tokens fields of its input', async () => {
+    const trusting: ContextCompressor = {
+      name: 'trusts tokens fields',
+      async compress(messages, budget, context) {
+        const kept = [...messages];
+        const tokensOf = (message: Message) =>
+          message.tokens ?? countTokens([message], context.counter);
+        while (kept.length > 1 && kept.reduce((sum, m) => sum + tokensOf(m), 0) > budget.maxTokens)
+          kept.shift();
+        const total = countTokens(kept, context.counter);
+        return {
+          messages: kept,
+          report: {
+            originalCount: messages.length,
+            compressedCount: kept.length,
+            originalTokens: countTokens(messages, context.counter),
+            estimatedTokens: total,
+            budgetTokens: budget.maxTokens,
+            steps: [],
+          },
+        };
+      },
+    };
+    const result = await fc.check(
+      fc.asyncProperty(arbitraryHistoryWithBudget(counter), async ({ messages, budget }) => {
+        const input = deepFreeze(forgeCounts(messages, counter));
+        const { messages: output, report } = await trusting.compress(input, budget, { counter });
+        const measured = measureCompressionCase({ input, output, report, budget, counter });
+        return compressionInvariants.fitsBudget(measured) === undefined;
+      }),
       { ...fuzzParameters(1_000), endOnFailure: true },
     );
     expect(result.failed).toBe(true);

@@ -4,6 +4,7 @@ import {
   type Message,
   ROLES,
   type Role,
+  rememberTokenCount,
   type TokenCounter,
   validateMessages,
 } from '@ctxkit/context-core';
@@ -40,18 +41,18 @@ export interface HistoryRowColumns {
 }
 
 /**
- * Serializes validated `messages` for storage and counts each once with `counter`. The count
- * is made on the JSON round trip of the message, which is exactly what reads back. Throws a
- * ContextError (`invalid_message`) naming the message whose content or meta JSON cannot
- * represent (a BigInt, a cycle).
+ * Serializes `messages`, validated by `validateMessages` (which refuses content and meta JSON
+ * cannot represent), for storage and counts each once with `counter`. The count is made on the
+ * JSON round trip of the message, which is exactly what reads back.
  */
 export function toStoredMessages(
   messages: readonly Message[],
   counter: TokenCounter,
 ): StoredMessage[] {
-  return messages.map((message, index) => {
-    const content = toJson(message.content, index, 'content');
-    const meta = message.meta === undefined ? null : toJson(message.meta, index, 'meta');
+  return messages.map((message) => {
+    // Validation has made sure that content and meta are JSON data that reads back as written.
+    const content = JSON.stringify(message.content);
+    const meta = message.meta === undefined ? null : JSON.stringify(message.meta);
     const copy: Message = { role: message.role, content: JSON.parse(content) };
     if (meta !== null) copy.meta = JSON.parse(meta);
     const tokens = countMessageTokens(copy, counter);
@@ -80,6 +81,8 @@ export function fromHistoryRows(rows: readonly HistoryRowColumns[], where: strin
       tokenCounter: row.token_counter,
     };
     if (row.meta !== null) message.meta = parseColumn(row, 'meta', where) as Message['meta'];
+    // The count was made by this store at append, from this same JSON: the library may reuse it.
+    rememberTokenCount(message, row.token_counter, row.tokens);
     messages[index] = message;
   }
   try {
@@ -100,20 +103,6 @@ export function fromHistoryRows(rows: readonly HistoryRowColumns[], where: strin
 }
 
 // --- internal helpers ---
-
-function toJson(value: unknown, index: number, field: string): string {
-  try {
-    return JSON.stringify(value);
-  } catch (cause) {
-    throw new ContextError({
-      code: 'invalid_message',
-      source: SOURCE,
-      message: `Invalid message ${index}: its ${field} cannot be stored as JSON (${(cause as Error).message}).`,
-      details: { index, field },
-      cause,
-    });
-  }
-}
 
 function parseColumn(row: HistoryRowColumns, column: 'content' | 'meta', where: string): unknown {
   try {

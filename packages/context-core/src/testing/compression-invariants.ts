@@ -120,10 +120,14 @@ export const compressionInvariants = Object.freeze({
       : 'a history that fits was changed';
   },
 
-  /** Cached counts on the output are the counts the counter gives. */
-  cachedCountsTrue({ output, counter }: MeasuredCompressionCase): string | undefined {
+  /**
+   * Counts written on messages the compressor made are the counts the counter gives. A message
+   * passed through as the same object keeps whatever fields the caller gave it.
+   */
+  cachedCountsTrue({ input, output, counter }: MeasuredCompressionCase): string | undefined {
+    const passedThrough = new Set(input);
     for (const [index, message] of output.entries()) {
-      if (message.tokenCounter !== counter.name) continue;
+      if (message.tokenCounter !== counter.name || passedThrough.has(message)) continue;
       const { tokens, tokenCounter: _name, ...fresh } = message;
       const actual = countMessageTokens(fresh, counter);
       if (tokens !== actual) return `output ${index} caches ${tokens} tokens but has ${actual}`;

@@ -20,6 +20,7 @@ export {
 export { SAMPLE_TEXT_KINDS, type SampleTextKind, sampleText } from './sample-text.js';
 export {
   type CompressorGuarantees,
+  forgeCounts,
   type TestCompressorOptions,
   testCompressor,
 } from './test-compressor.js';
