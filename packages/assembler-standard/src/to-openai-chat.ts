@@ -1,4 +1,4 @@
-import { ContextError, type Message, type Part, validateMessages } from '@ctxkit/context-core';
+import { ContextError, type Message, validateMessages } from '@ctxkit/context-core';
 import type {
   OpenAIChatAssistantMessage,
   OpenAIChatMessage,
@@ -45,7 +45,7 @@ export function toOpenAIChat(
   const origins: (readonly [number, number])[] = [];
   for (let index = 0; index < messages.length; index += 1) {
     const start = wire.length;
-    convert(messages[index] as Message, index, systemRole, wire);
+    convert(messages[index] as Message, systemRole, wire);
     for (let added = start; added < wire.length; added += 1) origins.push([index, index]);
   }
   try {
@@ -61,7 +61,6 @@ export function toOpenAIChat(
 /** Appends the wire messages of `message` (none, one, or one per tool result) to `wire`. */
 function convert(
   message: Message,
-  index: number,
   systemRole: 'system' | 'developer',
   wire: OpenAIChatMessage[],
 ): void {
@@ -72,14 +71,13 @@ function convert(
   }
   const texts: OpenAIChatTextPart[] = [];
   const calls: OpenAIChatToolCall[] = [];
-  for (let partIndex = 0; partIndex < message.content.length; partIndex += 1) {
-    const part = message.content[partIndex] as Part;
+  for (const part of message.content) {
     if (part.type === 'text') texts.push({ type: 'text', text: part.text });
     else if (part.type === 'tool-call') {
       calls.push({
         id: part.toolCallId,
         type: 'function',
-        function: { name: part.toolName, arguments: callArguments(part.input, index, partIndex) },
+        function: { name: part.toolName, arguments: toolArguments(part.input) },
       });
     } else if (part.type === 'tool-result') {
       wire.push({ role: 'tool', tool_call_id: part.toolCallId, content: part.output });
@@ -100,17 +98,4 @@ function convert(
 
 function textContent(texts: OpenAIChatTextPart[]): string | OpenAIChatTextPart[] {
   return texts.length === 1 ? (texts[0] as OpenAIChatTextPart).text : texts;
-}
-
-function callArguments(input: unknown, index: number, part: number): string {
-  const text = toolArguments(input);
-  if (text === undefined) {
-    throw new ContextError({
-      code: 'invalid_message',
-      source: SOURCE,
-      message: `toOpenAIChat: message ${index}, part ${part}: the tool-call input does not serialize to JSON.`,
-      details: { index, part },
-    });
-  }
-  return text;
 }

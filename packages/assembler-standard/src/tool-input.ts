@@ -3,16 +3,12 @@ import { isRecord } from './wire-shape.js';
 /**
  * The JSON text a tool-call input is sent as in OpenAI's `arguments`: a string input is taken as
  * that text already (the raw arguments of a call that was not valid JSON), `undefined` becomes
- * `{}`, anything else is `JSON.stringify`d. Returns `undefined` when the input does not serialize.
+ * `{}`, anything else is `JSON.stringify`d (validation has made sure it is JSON data).
  */
-export function toolArguments(input: unknown): string | undefined {
+export function toolArguments(input: unknown): string {
   if (typeof input === 'string') return input;
   if (input === undefined) return '{}';
-  try {
-    return JSON.stringify(input);
-  } catch {
-    return undefined;
-  }
+  return JSON.stringify(input);
 }
 
 /**

@@ -116,7 +116,7 @@ describe('toOpenAIChat', () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
     const error = thrown(() => toOpenAIChat([assistant([callPart('c', 'x', cyclic)])]));
-    expect(error.message).toMatch(/message 0, part 0: the tool-call input does not serialize/);
+    expect(error.message).toMatch(/message 0, part 0: tool-call input.self refers back to itself/);
     expect(thrown(() => toOpenAIChat([])).message).toMatch(/at least one message/);
   });
 });

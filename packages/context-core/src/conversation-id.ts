@@ -1,6 +1,10 @@
 import { ContextError } from './context-error.js';
+import { unstorableIdProblem } from './storable-id.js';
 
-/** Throws a {@link ContextError} (`invalid_option`) unless `conversationId` is a non-empty string. */
+/**
+ * Throws a {@link ContextError} (`invalid_option`) unless `conversationId` is a non-empty string
+ * that can be stored as written (no lone surrogate, no U+0000).
+ */
 export function assertConversationId(
   conversationId: unknown,
   source?: string,
@@ -10,6 +14,15 @@ export function assertConversationId(
       code: 'invalid_option',
       source,
       message: `A conversation id must be a non-empty string, got ${JSON.stringify(conversationId) ?? String(conversationId)}.`,
+      details: { conversationId },
+    });
+  }
+  const problem = unstorableIdProblem(conversationId);
+  if (problem !== undefined) {
+    throw new ContextError({
+      code: 'invalid_option',
+      source,
+      message: `The conversation id ${JSON.stringify(conversationId)} ${problem}.`,
       details: { conversationId },
     });
   }

@@ -21,13 +21,16 @@ export function keepNewest<T extends Message>(
   return [];
 }
 
-/** Throws a {@link ContextError} (`invalid_option`) unless `limit` is a non-negative integer. */
+/**
+ * Throws a {@link ContextError} (`invalid_option`) unless `limit` is a whole number from 0 to
+ * `Number.MAX_SAFE_INTEGER`: larger numbers lose precision, and databases refuse them.
+ */
 export function assertValidLimit(limit: unknown, source?: string): void {
-  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 0) {
+  if (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 0) {
     throw new ContextError({
       code: 'invalid_option',
       source,
-      message: `History limit must be a non-negative whole number, got ${String(limit)}.`,
+      message: `History limit must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}, got ${String(limit)}.`,
       details: { limit },
     });
   }

@@ -1,5 +1,7 @@
 import { ContextError } from './context-error.js';
+import { jsonDataProblem } from './json-data.js';
 import { type Message, ROLES } from './message.js';
+import { unstorableIdProblem } from './storable-id.js';
 
 /** Options of {@link validateMessages}. */
 export interface ValidateMessagesOptions {
@@ -18,7 +20,10 @@ const PART_TYPES = new Set(['text', 'thinking', 'tool-call', 'tool-result']);
  * `invalid_message` naming the index (and part) of the first problem: unknown role, content
  * neither string nor parts, unknown part type, fields of the wrong type, a tool-call part outside
  * an assistant message, a tool-result part outside a tool message, a result whose `toolCallId`
- * has no earlier call, a duplicate `toolCallId`, or a second result for one call.
+ * has no earlier call, a duplicate `toolCallId`, or a second result for one call; a hole in the
+ * array or in a content array; a `meta` or tool-call `input` that is not JSON data reading back as
+ * written (cycles, BigInt, NaN, class instances, nesting past `MAX_JSON_DEPTH`: see
+ * `jsonDataProblem`); an `id` or `toolCallId` that cannot be stored as written (a lone surrogate, U+0000).
  * A call without a result is allowed: the newest assistant message may still await its tools.
  */
 export function validateMessages(messages: unknown, options: ValidateMessagesOptions = {}): void {
@@ -32,7 +37,9 @@ export function validateMessages(messages: unknown, options: ValidateMessagesOpt
   }
   const calls = new Set(options.knownToolCallIds ?? []);
   const answered = new Set(options.answeredToolCallIds ?? []);
-  messages.forEach((message: unknown, index) => {
+  // Index by index, not forEach: a hole in the array is a missing message, not one to skip.
+  for (let index = 0; index < messages.length; index += 1) {
+    const message: unknown = messages[index];
     const fail = (problem: string, part?: number): never => {
       const where = part === undefined ? `message ${index}` : `message ${index}, part ${part}`;
       throw new ContextError({
@@ -49,6 +56,7 @@ export function validateMessages(messages: unknown, options: ValidateMessagesOpt
     if (!ROLES.includes(role)) fail(`unknown role ${describe(role)}.`);
     if (id !== undefined && typeof id !== 'string')
       fail(`id must be a string, got ${describe(id)}.`);
+    if (id !== undefined) requireStorable('id', id, fail);
     if (tokens !== undefined && !(Number.isInteger(tokens) && tokens >= 0)) {
       fail(`tokens must be a non-negative integer, got ${describe(tokens)}.`);
     }
@@ -58,16 +66,21 @@ export function validateMessages(messages: unknown, options: ValidateMessagesOpt
     if (meta !== undefined && (typeof meta !== 'object' || meta === null || Array.isArray(meta))) {
       fail(`meta must be an object, got ${describe(meta)}.`);
     }
+    if (meta !== undefined) {
+      const problem = jsonDataProblem(meta, 'meta');
+      if (problem !== undefined) fail(problem);
+    }
     if (typeof content === 'string') {
       if (role === 'tool') fail('a tool message must hold tool-result parts, not a string.');
-      return;
+      continue;
     }
     if (!Array.isArray(content)) {
       fail(`content must be a string or an array of parts, got ${describe(content)}.`);
     }
     if (role === 'tool' && content.length === 0)
       fail('a tool message must hold tool-result parts.');
-    content.forEach((part: unknown, partIndex) => {
+    for (let partIndex = 0; partIndex < content.length; partIndex += 1) {
+      const part: unknown = content[partIndex];
       if (typeof part !== 'object' || part === null) {
         fail(`expected a part object, got ${describe(part)}.`, partIndex);
       }
@@ -101,7 +114,12 @@ export function validateMessages(messages: unknown, options: ValidateMessagesOpt
           if (role !== 'assistant')
             fail(`a tool-call part belongs in an assistant message, not ${role}.`, partIndex);
           const callId = requireString('toolCallId', true);
+          requireStorable('toolCallId', callId, (problem) => fail(problem, partIndex));
           requireString('toolName', true);
+          if (candidate.input !== undefined) {
+            const problem = jsonDataProblem(candidate.input, 'input');
+            if (problem !== undefined) fail(`tool-call ${problem}`, partIndex);
+          }
           if (calls.has(callId)) fail(`duplicate toolCallId ${describe(callId)}.`, partIndex);
           calls.add(callId);
           break;
@@ -130,11 +148,17 @@ export function validateMessages(messages: unknown, options: ValidateMessagesOpt
           break;
         }
       }
-    });
-  });
+    }
+  }
 }
 
 // --- internal helpers ---
+
+/** Fails unless `value` can be stored and read back as written (see `unstorableIdProblem`). */
+function requireStorable(field: string, value: string, fail: (problem: string) => never): void {
+  const problem = unstorableIdProblem(value);
+  if (problem !== undefined) fail(`${field} ${describe(value)} ${problem}.`);
+}
 
 function describe(value: unknown): string {
   if (value === null) return 'null';

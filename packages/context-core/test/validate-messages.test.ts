@@ -124,4 +124,64 @@ describe('validateMessages', () => {
   it('allows a call that still awaits its result', () => {
     expect(() => validateMessages([user('go'), call('pending')])).not.toThrow();
   });
+
+  it('names a hole in the messages or in a content array instead of skipping it', () => {
+    const messages: unknown[] = new Array(3);
+    messages[0] = user('a');
+    messages[2] = user('c');
+    expect(problem(messages)).toMatchObject({ details: { index: 1 } });
+    expect(problem(messages).message).toMatch(/message 1: expected an object, got undefined/);
+    const parts: unknown[] = new Array(2);
+    parts[1] = { type: 'text', text: 'b' };
+    expect(problem([{ role: 'user', content: parts }])).toMatchObject({
+      details: { index: 0, part: 0 },
+    });
+  });
+
+  it('refuses meta and tool inputs that are not JSON data, with the path, without recursing', () => {
+    const deep: Record<string, unknown> = {};
+    let cursor = deep;
+    for (let level = 0; level < 100_000; level += 1) {
+      cursor.next = {};
+      cursor = cursor.next as Record<string, unknown>;
+    }
+    const cyclic: Record<string, unknown> = { list: [] };
+    (cyclic.list as unknown[]).push(cyclic);
+    const cases: [unknown, RegExp][] = [
+      [{ a: { b: [1, 2n] } }, /meta\.a\.b\[1\] is a BigInt/],
+      [cyclic, /meta\.list\[0\] refers back to itself/],
+      [{ when: new Date(0) }, /meta\.when is a Date/],
+      [{ ratio: Number.POSITIVE_INFINITY }, /meta\.ratio is Infinity/],
+      [deep, /nested more than 256 levels/],
+    ];
+    for (const [meta, message] of cases) {
+      expect(problem([{ ...user('x'), meta }]).message).toMatch(message);
+    }
+    const input = { same: { x: 1 } };
+    expect(() =>
+      validateMessages([
+        { ...user('x'), meta: { a: input, b: input, gone: undefined } },
+        {
+          role: 'assistant',
+          content: [{ type: 'tool-call', toolCallId: 'c', toolName: 't', input: [input, input] }],
+        },
+      ]),
+    ).not.toThrow();
+    expect(
+      problem([
+        {
+          role: 'assistant',
+          content: [{ type: 'tool-call', toolCallId: 'c', toolName: 't', input: deep }],
+        },
+      ]).message,
+    ).toMatch(/part 0: tool-call input(\.next)+ is nested/);
+  });
+
+  it('refuses ids that cannot be stored as written', () => {
+    expect(problem([{ ...user('x'), id: 'a\uD800' }]).message).toMatch(/lone surrogate at index 1/);
+    expect(problem([call('x\u0000')]).message).toMatch(/U\+0000 at index 1/);
+    expect(() =>
+      validateMessages([call('emoji-\u{1F600}'), result('emoji-\u{1F600}')]),
+    ).not.toThrow();
+  });
 });

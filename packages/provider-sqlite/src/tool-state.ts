@@ -1,3 +1,4 @@
+import { unstorableIdProblem } from '@ctxkit/context-core';
 import type { Kysely } from 'kysely';
 import type { ProviderTables } from './provider-tables.js';
 
@@ -11,7 +12,8 @@ export interface ToolState {
 
 /**
  * The tool call ids that `messages` mention in calls or results. Reads defensively: the messages
- * are not validated yet, so anything that is not a well-formed part is skipped.
+ * are not validated yet, so anything that is not a well-formed part is skipped, and so is an id
+ * no column can hold (validation refuses it; a database would fail on the lookup).
  */
 export function mentionedToolCallIds(messages: readonly unknown[]): string[] {
   const ids = new Set<string>();
@@ -20,7 +22,7 @@ export function mentionedToolCallIds(messages: readonly unknown[]): string[] {
     if (!Array.isArray(content)) continue;
     for (const part of content) {
       const id = (part as { toolCallId?: unknown } | null)?.toolCallId;
-      if (typeof id === 'string') ids.add(id);
+      if (typeof id === 'string' && unstorableIdProblem(id) === undefined) ids.add(id);
     }
   }
   return [...ids];

@@ -83,7 +83,8 @@ describe('append', () => {
     };
     await expect(provider.append('c', [user('ok'), bigint])).rejects.toMatchObject({
       code: 'invalid_message',
-      details: { index: 1, field: 'content' },
+      details: { index: 1, part: 0 },
+      message: expect.stringMatching(/BigInt/),
     });
     await provider.close();
   });

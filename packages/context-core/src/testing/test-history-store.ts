@@ -30,7 +30,10 @@ export interface TestHistoryStoreOptions<Store extends HistoryStore> {
  * pass: empty and isolated conversations, order across batches, ids and cached counts, exact
  * round trips, `limit` that never splits a tool call from its results, atomic validated appends
  * (a result may answer a call stored earlier), archives that delete nothing, copies in and out,
- * concurrent appends that never interleave, and persistence when `reopen` is given.
+ * concurrent appends that never interleave, and persistence when `reopen` is given. It also
+ * attacks the store as a hostile caller would: forged token counts, arrays with holes, cyclic,
+ * BigInt, Date, NaN and 100,000-level deep data, huge limits, and ids with lone surrogates; each
+ * must be refused with a typed error (or, for counts, recounted) and change nothing stored.
  */
 export function testHistoryStore<Store extends HistoryStore>(
   options: TestHistoryStoreOptions<Store>,
@@ -220,15 +223,112 @@ export function testHistoryStore<Store extends HistoryStore>(
       }
     });
 
-    it('rejects an empty conversation id and a malformed limit', async () => {
+    it('rejects an empty conversation id and a malformed or huge limit', async () => {
       const store = await create();
+      await store.append('c', user('x'));
       await expect(store.append('', user('x'))).rejects.toMatchObject({ code: 'invalid_option' });
-      await expect(store.getHistory('c', { limit: -1 })).rejects.toMatchObject({
-        code: 'invalid_option',
+      for (const limit of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 1e20, 2 ** 53]) {
+        await expect(store.getHistory('c', { limit }), `limit ${limit}`).rejects.toMatchObject({
+          code: 'invalid_option',
+        });
+      }
+      expect(await store.getHistory('c', { limit: Number.MAX_SAFE_INTEGER })).toHaveLength(1);
+    });
+
+    it('counts what it stores itself: a forged or stale tokens field is never kept', async () => {
+      const store = await create();
+      const honest = user('a message long enough to count for more than one token');
+      const [stored] = await store.append('c', {
+        ...honest,
+        tokens: 1,
+        tokenCounter: counter.name,
       });
-      await expect(store.getHistory('c', { limit: 1.5 })).rejects.toMatchObject({
-        code: 'invalid_option',
+      const [loaded] = await store.getHistory('c');
+      for (const message of [stored!, loaded!]) {
+        expect(message.tokens).toBe(countMessageTokens(honest, counter));
+        expect(countMessageTokens(message, counter)).toBe(countMessageTokens(honest, counter));
+      }
+    });
+
+    it('refuses, storing nothing, a batch with a hole or data that does not read back as written', async () => {
+      const store = await create();
+      await store.append('c', user('kept'));
+      const cyclic: Record<string, unknown> = { name: 'loop' };
+      cyclic.self = cyclic;
+      const deep: Record<string, unknown> = {};
+      let cursor = deep;
+      for (let level = 0; level < 100_000; level += 1) {
+        const next: Record<string, unknown> = {};
+        cursor.next = next;
+        cursor = next;
+      }
+      const toolCall = (input: unknown): Message => ({
+        role: 'assistant',
+        content: [{ type: 'tool-call', toolCallId: 'k1', toolName: 'tool', input }],
       });
+      const bad: unknown[] = [
+        withHole([undefined, user('after a hole')], 0),
+        withHole([user('ok'), undefined, user('after a hole')], 1),
+        [
+          {
+            role: 'user',
+            content: withHole(
+              [{ type: 'text', text: 'x' }, undefined, { type: 'text', text: 'y' }],
+              1,
+            ),
+          },
+        ],
+        [{ ...user('meta'), meta: cyclic }],
+        [{ ...user('meta'), meta: { size: 10n } }],
+        [{ ...user('meta'), meta: { at: new Date(0) } }],
+        [{ ...user('meta'), meta: { ratio: Number.NaN } }],
+        [toolCall(cyclic)],
+        [toolCall({ size: 10n })],
+        [toolCall(deep)],
+        [toolCall(['a', undefined])],
+      ];
+      for (const [index, batch] of bad.entries()) {
+        const error = await store.append('c', batch as Message[]).catch((caught) => caught);
+        expect(ContextError.isInstance(error, 'invalid_message'), `batch ${index}: ${error}`).toBe(
+          true,
+        );
+      }
+      expect((await store.getHistory('c')).map(withoutStoreFields)).toEqual([user('kept')]);
+    });
+
+    it('gives back ids as written, and refuses one that cannot be (lone surrogate, U+0000)', async () => {
+      const store = await create();
+      const ids = ['call_1', 'ид-😀-\u{1F600}', 'a'.repeat(300), ' spaced id ', 'tab\there'];
+      const calls: Message = {
+        role: 'assistant',
+        content: ids.map((toolCallId) => ({
+          type: 'tool-call' as const,
+          toolCallId,
+          toolName: 'tool',
+          input: {},
+        })),
+      };
+      await store.append('c', calls);
+      for (const id of ids) await store.append('c', result(id, `output of ${id}`));
+      const loaded = await store.getHistory('c');
+      expect(loaded.map(withoutStoreFields)).toEqual([
+        calls,
+        ...ids.map((id) => result(id, `output of ${id}`)),
+      ]);
+      for (const lone of ['\uD800', 'a\uDC00b', 'end\uD83D', 'x\u0000y']) {
+        await expect(
+          store.append('c', {
+            role: 'assistant',
+            content: [{ type: 'tool-call', toolCallId: lone, toolName: 'tool', input: {} }],
+          }),
+        ).rejects.toMatchObject({ code: 'invalid_message' });
+      }
+      expect(await store.getHistory('c')).toEqual(loaded);
+      for (const conversationId of ['\uDC00', 'a\u0000']) {
+        await expect(store.append(conversationId, user('x'))).rejects.toMatchObject({
+          code: 'invalid_option',
+        });
+      }
     });
 
     const reopen = options.reopen;
@@ -283,6 +383,13 @@ function result(id: string, output: string): Message {
     role: 'tool',
     content: [{ type: 'tool-result', toolCallId: id, toolName: 'read_file', output }],
   };
+}
+
+/** `items` with a hole at `at` (as `[a, , b]` writes it), not an `undefined` item. */
+function withHole(items: unknown[], at: number): unknown[] {
+  const sparse: unknown[] = new Array(items.length);
+  for (const [index, item] of items.entries()) if (index !== at) sparse[index] = item;
+  return sparse;
 }
 
 function withoutStoreFields(message: Message): Message {
