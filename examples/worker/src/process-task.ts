@@ -100,10 +100,12 @@ export interface ProcessTaskOptions {
   /** Aborts the task; nothing is stored. */
   signal?: AbortSignal;
   /**
-   * Called right before the task's messages are stored; throws when the task is no longer ours
-   * (its lease was taken over), and then nothing is stored.
+   * Stores the finished turn (the user's input, every reply, tool call and tool result, tagged
+   * `meta.taskId`) given the final reply, and returns the stored copies; default `store.append`.
+   * The worker passes one that also marks the task done in the same transaction, only while its
+   * lease is still its own, and otherwise stores nothing and throws.
    */
-  confirmLease?: () => Promise<void>;
+  storeTurn?: (turn: readonly Message[], reply: string) => Promise<Message[]>;
   /** Sees every request sent to the model, for the demo's table and the tests. */
   onRequest?: (request: ModelRequestRecord) => void;
 }
@@ -116,8 +118,6 @@ export interface TaskOutcome {
   requests: ModelRequestRecord[];
   /** Messages stored: the user's input, the replies, tool calls and tool results. */
   stored: number;
-  /** True when an earlier attempt had already stored the task's messages (it crashed before marking it done). */
-  alreadyStored: boolean;
   /** Set when auto-reset archived the conversation. */
   reset?: { archiveId: string; archived: number };
   /** Set when the reactive fallback ran. */
@@ -128,9 +128,8 @@ export interface TaskOutcome {
  * Processes one task (seed 002's processTask): loads the history, then for each model call builds
  * the prompt through a provider → compressor → assembler pipeline (one `context.compressed` event
  * each), calls the model, runs the tools it asks for, until it answers; then stores the user's
- * input, every reply, tool call and tool result in one append, tagged `meta.taskId`. Nothing is
- * stored if it fails, so a failed task leaves the history as it was; a task whose messages are
- * already stored is not run again.
+ * input, every reply, tool call and tool result in one write (`storeTurn`), tagged
+ * `meta.taskId`. Nothing is stored if it fails, so a failed task leaves the history as it was.
  *
  * Tool rounds are bounded by `maxToolRounds`: after that many, the model is asked to answer
  * without tools. Seed 001's reactive fallback: when the model rejects a prompt as too long, the
@@ -152,15 +151,6 @@ export async function processTask(
   const { signal } = options;
   const conversationId = task.conversationId;
   let history = await store.getHistory(conversationId);
-  const earlier = history.filter((message) => message.meta?.taskId === task.id);
-  if (earlier.length > 0) {
-    return {
-      reply: messageText(earlier.at(-1) as Message),
-      requests: [],
-      stored: 0,
-      alreadyStored: true,
-    };
-  }
 
   const systemTokens = countTokens([{ role: 'system', content: settings.systemPrompt }], counter);
   const toolTokens = toolDefinitionTokens(tools.definitions, counter);
@@ -295,12 +285,12 @@ export async function processTask(
     }
   }
 
-  await options.confirmLease?.();
   throwIfAborted(signal, `Task ${task.id}`);
-  const saved = await store.append(conversationId, turn.map(forStorage));
-  logger.info(taskLogLine(task, model.name, requests, outcome));
   const reply = messageText(turn.at(-1) as Message);
-  return { reply, requests, stored: saved.length, alreadyStored: false, ...outcome };
+  const storeTurn = options.storeTurn ?? ((messages) => store.append(conversationId, messages));
+  const saved = await storeTurn(turn.map(forStorage), reply);
+  logger.info(taskLogLine(task, model.name, requests, outcome));
+  return { reply, requests, stored: saved.length, ...outcome };
 }
 
 // --- internal helpers ---

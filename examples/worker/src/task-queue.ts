@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { assertConversationId, ContextError } from '@ctxkit/context-core';
-import type { Generated, Kysely, Selectable } from 'kysely';
+import type { Generated, Kysely, Selectable, Transaction } from 'kysely';
 
 /** Where a task is in its life. */
 export type TaskStatus = 'pending' | 'running' | 'done' | 'failed';
@@ -82,8 +82,17 @@ export interface TaskQueue {
   claim(workerId: string): Promise<Task | undefined>;
   /** Extends the claim by `leaseMs`; false when the claim is no longer ours (another worker took it). */
   renew(task: Task): Promise<boolean>;
-  /** Marks the task done with its reply; false (and nothing changed) when the claim is no longer ours. */
-  complete(task: Task, result: string): Promise<boolean>;
+  /**
+   * Marks the task done with its reply; false (and nothing changed) when the claim is no longer
+   * ours. Given `transaction` (one open on the queue's database, such as provider-sqlite's
+   * `transaction`'s `db`), the mark is made in it and commits or rolls back with the other writes
+   * made there; the tasks table must exist then, as it does once the task was claimed.
+   */
+  complete<Database extends TaskQueueDatabase>(
+    task: Task,
+    result: string,
+    transaction?: Transaction<Database>,
+  ): Promise<boolean>;
   /** Marks the task failed, keeping the error; false (and nothing changed) when the claim is no longer ours. */
   fail(task: Task, error: string): Promise<boolean>;
   /** Gives the claim up so the task can be claimed again at once; false when it was no longer ours. */
@@ -110,14 +119,15 @@ export function createTaskQueue<Database extends TaskQueueDatabase>(
     return ready;
   };
 
-  /** Updates the task only while `task.leaseToken` is still its claim. */
+  /** Updates the task, through `executor` when given, only while `task.leaseToken` is still its claim. */
   const updateClaimed = async (
     task: Task,
     values: Partial<Omit<TaskTable, 'id'>>,
+    executor?: Kysely<TaskQueueDatabase>,
   ): Promise<boolean> => {
-    await ensureTable();
+    if (executor === undefined) await ensureTable();
     if (task.leaseToken === null) return false;
-    const result = await db
+    const result = await (executor ?? db)
       .updateTable('tasks')
       .set({ ...values, updated_at: new Date(now()).toISOString() })
       .where('id', '=', task.id)
@@ -223,14 +233,16 @@ export function createTaskQueue<Database extends TaskQueueDatabase>(
       return updateClaimed(task, { lease_expires_at: now() + leaseMs });
     },
 
-    async complete(task: Task, result: string): Promise<boolean> {
-      return updateClaimed(task, {
-        status: 'done',
-        result,
-        error: null,
-        lease_token: null,
-        lease_expires_at: null,
-      });
+    async complete<Database extends TaskQueueDatabase>(
+      task: Task,
+      result: string,
+      transaction?: Transaction<Database>,
+    ): Promise<boolean> {
+      return updateClaimed(
+        task,
+        { status: 'done', result, error: null, lease_token: null, lease_expires_at: null },
+        transaction as unknown as Kysely<TaskQueueDatabase> | undefined,
+      );
     },
 
     async fail(task: Task, error: string): Promise<boolean> {

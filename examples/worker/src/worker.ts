@@ -2,20 +2,24 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ContextError } from '@ctxkit/context-core';
+import type { KyselyProvider } from '@ctxkit/provider-sqlite';
 import {
   type ModelRequestRecord,
   type ProcessTaskComponents,
   type ProcessTaskSettings,
   processTask,
 } from './process-task.js';
-import type { Task, TaskQueue } from './task-queue.js';
+import type { Task, TaskQueue, TaskQueueDatabase } from './task-queue.js';
 
 /** Options of {@link runWorker}. */
 export interface WorkerOptions {
   /** Where tasks come from. */
   queue: TaskQueue;
-  /** The parts every task is processed with, built once. */
-  components: ProcessTaskComponents;
+  /**
+   * The parts every task is processed with, built once. The store is provider-sqlite's, on the
+   * queue's database: a turn is stored in the transaction that marks its task done.
+   */
+  components: ProcessTaskComponents & { store: KyselyProvider };
   /** The settings {@link processTask} reads, plus the lease and poll intervals. */
   settings: ProcessTaskSettings & { leaseMs: number; pollMs: number };
   /** Names this worker in the tasks table; default `<host>:<pid>:<random>`. */
@@ -42,9 +46,11 @@ export interface WorkerSummary {
  * The worker loop: claim a task, process it, mark it done or failed, until the queue is empty
  * (or, with `watch`, until `signal` aborts). While a task runs its lease is renewed every third of
  * `leaseMs`; if another worker takes the task over (our lease lapsed), processing is aborted and
- * nothing is stored. A task counts as done only if the lease was still ours when it was marked,
- * and its messages are stored once whatever happens: a worker that dies after storing them leaves
- * a task the next worker recognizes and just marks done.
+ * nothing is stored. The lease fences the write: the task's turn is stored and the task marked
+ * done in one transaction, and only while the lease token is still ours; otherwise nothing is
+ * stored and the task is left to the worker that took it over. So a turn is stored at most once,
+ * a stored turn always belongs to a done task, and a worker that dies at any point leaves the
+ * turn stored and the task done, or neither.
  */
 export async function runWorker(options: WorkerOptions): Promise<WorkerSummary> {
   const { queue, components, settings, signal } = options;
@@ -103,25 +109,21 @@ async function runTask(task: Task, options: WorkerOptions): Promise<TaskResult> 
   );
 
   try {
-    const outcome = await processTask(task, components, settings, {
+    await processTask(task, components, settings, {
       signal: controller.signal,
-      confirmLease: async () => {
-        if (await queue.renew(task)) return;
+      storeTurn: async (turn, reply) => {
+        const stored = await components.store.transaction(async (transaction) => {
+          const queueTables = transaction.db.withTables<TaskQueueDatabase>();
+          if (!(await queue.complete(task, reply, queueTables))) return undefined;
+          return transaction.append(task.conversationId, turn);
+        });
+        if (stored !== undefined) return stored;
         loseLease();
         throw controller.signal.reason;
       },
       ...(options.onRequest ? { onRequest: options.onRequest } : {}),
     });
-    if (outcome.alreadyStored) {
-      logger.info(
-        `task ${task.id}: its messages were stored by an earlier attempt; marking it done`,
-      );
-    }
-    if (await queue.complete(task, outcome.reply)) return 'done';
-    logger.warn(
-      `task ${task.id}: finished, but another worker took it over meanwhile; that worker will find the stored messages and mark it done`,
-    );
-    return 'lost';
+    return 'done';
   } catch (error) {
     if (lost) {
       logger.warn(`task ${task.id}: another worker took it over; stopped without storing anything`);

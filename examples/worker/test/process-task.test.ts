@@ -1,13 +1,11 @@
 import { ContextError, type Message, toolResultsOf } from '@ctxkit/context-core';
 import { parseOffloadHeader } from '@ctxkit/tool-output-store';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChatModel, ChatRequest } from '../src/chat-model.js';
+import type { ChatModel } from '../src/chat-model.js';
 import { loadConfig } from '../src/config.js';
 import { createComponents } from '../src/create-components.js';
 import { processTask } from '../src/process-task.js';
 import { createScriptedModel } from '../src/scripted-model.js';
-import { createTaskQueue, type TaskQueueDatabase } from '../src/task-queue.js';
-import { runWorker } from '../src/worker.js';
 import { captureLogger } from './capture-logger.js';
 import { tempDatabase } from './temp-database.js';
 
@@ -15,19 +13,6 @@ const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-/** The scripted model, counting its calls. */
-function countingModel(inner: ChatModel = createScriptedModel()) {
-  const calls: ChatRequest[] = [];
-  const model: ChatModel = {
-    name: inner.name,
-    complete: (request) => {
-      calls.push(request);
-      return inner.complete(request);
-    },
-  };
-  return { model, calls };
-}
 
 function setup(model: ChatModel, env: Record<string, string> = {}) {
   const database = tempDatabase();
@@ -40,47 +25,42 @@ function setup(model: ChatModel, env: Record<string, string> = {}) {
 }
 
 describe('processTask', () => {
-  it('does not run a task again whose messages an earlier attempt stored, and the worker marks it done', async () => {
-    const { model, calls } = countingModel();
-    const { config, components } = setup(model);
-    const clock = { now: 1_000_000 };
-    const queue = createTaskQueue({
-      db: components.store.db.withTables<TaskQueueDatabase>(),
-      leaseMs: 1000,
-      now: () => clock.now,
+  it('hands the finished turn to storeTurn, tagged with the task, and stores nothing itself', async () => {
+    const { config, components } = setup(createScriptedModel(), { CTX_OFFLOAD: 'off' });
+    const task = await components.queue.enqueue('ops', 'Why does payments-api keep restarting?');
+    const handed: { turn: readonly Message[]; reply: string }[] = [];
+    const outcome = await processTask(task, components, config, {
+      storeTurn: async (turn, reply) => {
+        handed.push({ turn, reply });
+        return [...turn];
+      },
     });
-    const task = await queue.enqueue('ops', 'Why does payments-api keep restarting?');
-    const claimed = (await queue.claim('crashes-after-storing'))!;
-    const first = await processTask(claimed, components, config);
-    expect(first.alreadyStored).toBe(false);
-    const stored = await components.store.getHistory('ops');
-    const modelCalls = calls.length;
+    expect(handed).toHaveLength(1);
+    const [{ turn, reply }] = handed as [{ turn: readonly Message[]; reply: string }];
+    expect(turn.map((message) => message.role)).toEqual([
+      'user',
+      'assistant',
+      'tool',
+      'tool',
+      'assistant',
+    ]);
+    expect(turn.map((message) => message.meta)).toEqual(turn.map(() => ({ taskId: task.id })));
+    expect(turn.every((message) => message.id === undefined && message.tokens === undefined)).toBe(
+      true,
+    );
+    expect(reply).toBe(outcome.reply);
+    expect(turn.at(-1)?.content).toBe(reply);
+    expect(outcome.stored).toBe(5);
+    expect(await components.store.getHistory('ops')).toEqual([]);
 
-    clock.now += 1000;
-    expect(await runWorker({ queue, components, settings: config, workerId: 'second' })).toEqual({
-      claimed: 1,
-      done: 1,
-      failed: 0,
-    });
-    expect(calls).toHaveLength(modelCalls);
-    expect(await components.store.getHistory('ops')).toEqual(stored);
-    expect(await queue.get(task.id)).toMatchObject({
-      status: 'done',
-      attempts: 2,
-      result: first.reply,
-    });
-  });
-
-  it('stores nothing when the lease is lost before the append', async () => {
-    const { config, components } = setup(createScriptedModel());
-    const task = await components.queue.enqueue(
+    const lost = new ContextError({ code: 'lease_lost', message: 'taken over' });
+    const again = await components.queue.enqueue(
       'ops',
       'Which containers are not healthy right now?',
     );
-    const lost = new ContextError({ code: 'lease_lost', message: 'taken over' });
     await expect(
-      processTask(task, components, config, {
-        confirmLease: async () => {
+      processTask(again, components, config, {
+        storeTurn: async () => {
           throw lost;
         },
       }),

@@ -20,14 +20,16 @@ function setup(options: { leaseMs?: number; maxAttempts?: number } = {}) {
       counter: createHeuristicCounter(),
     });
     cleanups.push(() => store.close());
-    return createTaskQueue({
+    const queue = createTaskQueue({
       db: store.db.withTables<TaskQueueDatabase>(),
       leaseMs: options.leaseMs ?? 1000,
       maxAttempts: options.maxAttempts ?? 3,
       now: () => clock.now,
     });
+    return { queue, store };
   };
-  return { queue: connect(), connect, clock };
+  const first = connect();
+  return { queue: first.queue, store: first.store, connect: () => connect().queue, clock };
 }
 
 describe('createTaskQueue', () => {
@@ -80,6 +82,35 @@ describe('createTaskQueue', () => {
       leaseToken: null,
     });
     expect(await queue.complete(retried, 'twice')).toBe(false);
+  });
+
+  it('marks a task done inside a caller’s transaction: committed with it, rolled back with it', async () => {
+    const { queue, store, clock } = setup({ leaseMs: 1000 });
+    await queue.enqueue('a', 'one');
+    const task = (await queue.claim('w1'))!;
+    const failure = new Error('the other write failed');
+    await expect(
+      store.transaction(async ({ db }) => {
+        expect(await queue.complete(task, 'undone', db.withTables<TaskQueueDatabase>())).toBe(true);
+        throw failure;
+      }),
+    ).rejects.toMatchObject({ code: 'storage_failed', cause: failure });
+    expect(await queue.get(task.id)).toMatchObject({
+      status: 'running',
+      leaseToken: task.leaseToken,
+    });
+
+    clock.now += 1000;
+    const retried = (await queue.claim('w2'))!;
+    const marked = await store.transaction(async ({ db }) => {
+      const tables = db.withTables<TaskQueueDatabase>();
+      return [
+        await queue.complete(task, 'late', tables),
+        await queue.complete(retried, 'kept', tables),
+      ];
+    });
+    expect(marked).toEqual([false, true]);
+    expect(await queue.get(task.id)).toMatchObject({ status: 'done', result: 'kept' });
   });
 
   it('keeps a renewed lease', async () => {

@@ -6,6 +6,7 @@ import {
   validateMessages,
 } from '@ctxkit/context-core';
 import type { Insertable, Kysely } from 'kysely';
+import { inTransaction } from './in-transaction.js';
 import { lockConversation } from './lock-conversation.js';
 import { SOURCE } from './provider-source.js';
 import type { HistoryToolPartsTable, ProviderTables } from './provider-tables.js';
@@ -21,7 +22,8 @@ import { mentionedToolCallIds, readToolState, type ToolState } from './tool-stat
  * holds the lock. Inside the transaction the conversation is locked, the few stored tool calls
  * the batch mentions are read again and the batch is validated again (cheap, no counting), so
  * a concurrent append can never make it invalid. Work is proportional to the batch, not the
- * history.
+ * history. When `db` is already a transaction, the batch is written in it (and then validation
+ * and counting run inside it too).
  */
 export async function appendMessages(
   db: Kysely<ProviderTables>,
@@ -43,7 +45,7 @@ export async function appendMessages(
   const stored = toStoredMessages(batch, counter);
   const createdAt = new Date().toISOString();
 
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const first = await lockConversation(trx, conversationId, batch.length);
     const state =
       mentioned.length === 0 ? noTools : await readToolState(trx, conversationId, mentioned);

@@ -17,6 +17,7 @@ import { appendMessages } from './append-messages.js';
 import { archiveConversation, listArchives, readArchive } from './archive-history.js';
 import { dialectOf } from './dialect-of.js';
 import { listEvents, recordEvent } from './event-log.js';
+import { createHistoryTransaction, type HistoryTransaction } from './history-transaction.js';
 import { migrateProvider } from './provider-migrations.js';
 import { SOURCE } from './provider-source.js';
 import type { ProviderTables } from './provider-tables.js';
@@ -46,6 +47,23 @@ export interface KyselyProvider extends HistoryStore, EventStore {
   readonly db: Kysely<ProviderTables>;
   /** The counter whose name is stored beside every cached count. */
   readonly counter: TokenCounter;
+  /**
+   * Runs `work` in one database transaction: what it appends and what it writes to your own
+   * tables through `transaction.db` commit together when it resolves, and are all rolled back
+   * when it throws; the promise then rejects with its error (one that is not a ContextError as
+   * `storage_failed`, with it as `cause`). Through {@link createSqliteProvider} the transaction
+   * holds the write lock from its start. `work` must use only what it is given until it settles:
+   * on SQLite the provider's other methods and `db` would wait for the transaction's connection.
+   *
+   * @example
+   * ```ts
+   * await provider.transaction(async ({ db, append }) => {
+   *   await db.withTables<Jobs>().updateTable('jobs').set({ done: 1 }).where('id', '=', 7).execute();
+   *   await append('c1', { role: 'assistant', content: 'Done.' });
+   * });
+   * ```
+   */
+  transaction<Result>(work: (transaction: HistoryTransaction) => Promise<Result>): Promise<Result>;
   /** Waits for pending work and releases what the provider opened; later calls throw `closed`. */
   close(): Promise<void>;
 }
@@ -142,6 +160,13 @@ export function createProvider<Database>(
         run(`read archive ${JSON.stringify(archiveId)}`, () =>
           readArchive(db, conversationId, archiveId),
         ),
+      );
+    },
+    transaction<Result>(
+      work: (transaction: HistoryTransaction) => Promise<Result>,
+    ): Promise<Result> {
+      return run('run a transaction', () =>
+        db.transaction().execute((trx) => work(createHistoryTransaction(trx, counter))),
       );
     },
     record(event: ContextEvent): Promise<void> {

@@ -1,14 +1,14 @@
-import { createHeuristicCounter } from '@ctxkit/context-core';
 import { testEventStore, testHistoryStore } from '@ctxkit/context-core/testing';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { createKyselyProvider, type KyselyProvider } from '../../src/index.js';
 import { expectWholeBatches, labelledBatch } from '../batch-check.js';
+import { testTransactions, transactionCounter } from '../transaction-suite.js';
 
 const url = inject('postgresUrl');
 const skipReason = inject('postgresSkipReason');
-const counter = createHeuristicCounter();
+const counter = transactionCounter;
 
 describe.skipIf(url === '')(`PostgreSQL${skipReason ? ` (skipped: ${skipReason})` : ''}`, () => {
   const admin = url === '' ? undefined : new pg.Pool({ connectionString: url, max: 2 });
@@ -54,6 +54,12 @@ describe.skipIf(url === '')(`PostgreSQL${skipReason ? ` (skipped: ${skipReason})
     name: 'createKyselyProvider({ db }) on PostgreSQL',
     create: () => open(),
     destroy: close,
+  });
+
+  testTransactions({
+    name: 'createKyselyProvider({ db }) on PostgreSQL',
+    open: () => open(),
+    close,
   });
 
   it('never loses or interleaves batches appended through several pools at once', async () => {
