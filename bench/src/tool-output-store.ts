@@ -38,15 +38,22 @@ export async function benchToolOutputStore(): Promise<void> {
       const offload = await measure(async () => {
         run += 1;
         for (const [index, output] of outputs.entries()) {
-          await offloader.offloadMessage(toolMessage(`call_${run}_${index}`, output), { counter });
+          await offloader.offloadMessage(toolMessage(`call_${run}_${index}`, output), {
+            counter,
+            conversationId: 'bench',
+          });
         }
       });
       const putOnly = await measure(async () => {
-        for (const output of outputs) await store.put(output, { toolName: 'get_container_logs' });
+        for (const output of outputs) {
+          await store.put('bench', output, { toolName: 'get_container_logs' });
+        }
       });
-      const ref = await store.put(outputs[0] as string, { toolName: 'get_container_logs' });
+      const ref = await store.put('bench', outputs[0] as string, {
+        toolName: 'get_container_logs',
+      });
       const grep = await measure(() =>
-        executeGetToolOutput(store, { ref, grep: 'ERROR|FATAL', start_line: 150 }),
+        executeGetToolOutput(store, 'bench', { ref, grep: 'ERROR|FATAL', start_line: 150 }),
       );
       rows.push({
         store: label,

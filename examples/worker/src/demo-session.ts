@@ -71,6 +71,8 @@ export interface DemoSessionResult {
 
 /** A tool output the demo saw offloaded: where it went and what it was. */
 export interface OffloadRecord {
+  /** The conversation it was stored for, the one that reads it back. */
+  conversationId: string;
   /** Its ref in the `tool_outputs` table. */
   ref: string;
   /** The tool that produced it. */
@@ -183,7 +185,12 @@ function recording(
       const done = await offloader.offloadMessage(message, context);
       const outputs = new Map(toolResultsOf(message).map((part) => [part.toolCallId, part.output]));
       for (const { ref, toolName, toolCallId } of done.offloaded) {
-        records.push({ ref, toolName, output: outputs.get(toolCallId) ?? '' });
+        records.push({
+          conversationId: context.conversationId,
+          ref,
+          toolName,
+          output: outputs.get(toolCallId) ?? '',
+        });
       }
       return done;
     },

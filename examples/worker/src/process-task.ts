@@ -268,7 +268,9 @@ export async function processTask(
     if (toolRounds >= settings.maxToolRounds)
       throw toolRoundsExceeded(task.id, model.name, settings.maxToolRounds);
     toolRounds += 1;
-    const results = await Promise.all(calls.map((call) => tools.run(call, signal)));
+    const results = await Promise.all(
+      calls.map((call) => tools.run(call, { conversationId, signal })),
+    );
     for (const result of results) {
       const message: Message = { role: 'tool', content: [result] };
       addToTurn(

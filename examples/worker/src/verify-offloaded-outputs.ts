@@ -13,7 +13,8 @@ export interface OffloadVerification {
 
 /**
  * Reads every offloaded output back from the database file through a fresh connection (so what is
- * checked is what was committed) and compares it, byte for byte, with what the tool returned.
+ * checked is what was committed), in the conversation it was stored for, and compares it, byte
+ * for byte, with what the tool returned.
  */
 export async function verifyOffloadedOutputs(
   databaseFile: string,
@@ -24,7 +25,7 @@ export async function verifyOffloadedOutputs(
     const store = createKyselyToolOutputStore({ db: provider.db });
     const failed: string[] = [];
     for (const record of records) {
-      const text = await store.get(record.ref).then(
+      const text = await store.get(record.conversationId, record.ref).then(
         (slice) => slice.text,
         () => undefined,
       );

@@ -8,6 +8,7 @@ import { createOpsTools } from '../src/tools/ops-tools.js';
 const tools = createOpsTools({
   sandboxDir: fileURLToPath(new URL('../data/sandbox', import.meta.url)),
 });
+const context = { conversationId: 'c1' };
 
 /** Plays one question against the model and the real tools until it answers; returns the tools called and the answer. */
 async function play(model: ChatModel, question: string, earlier: Message[] = []) {
@@ -24,7 +25,8 @@ async function play(model: ChatModel, question: string, earlier: Message[] = [])
     const calls = message.content.filter((part) => part.type === 'tool-call');
     if (calls.length === 0) return { called, answer: '', messages };
     called.push(calls.map((part) => part.toolName));
-    for (const part of calls) messages.push({ role: 'tool', content: [await tools.run(part)] });
+    for (const part of calls)
+      messages.push({ role: 'tool', content: [await tools.run(part, context)] });
   }
   throw new Error('the scripted model did not answer within 5 rounds');
 }

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createOpsTools } from '../src/tools/ops-tools.js';
 import { READ_FILE_MAX_CHARS } from '../src/tools/read-file.js';
 
+const context = { conversationId: 'c1' };
 const sandboxDir = fileURLToPath(new URL('../data/sandbox', import.meta.url));
 const tools = createOpsTools({ sandboxDir });
 const outside = mkdtempSync(join(tmpdir(), 'ctxkit-outside-'));
@@ -32,8 +33,8 @@ describe('the ops tools', () => {
   });
 
   it('lists containers like docker ps, stopped ones with all', async () => {
-    const running = await tools.run(call('list_containers', {}));
-    const all = await tools.run(call('list_containers', { all: true }));
+    const running = await tools.run(call('list_containers', {}), context);
+    const all = await tools.run(call('list_containers', { all: true }), context);
     expect(running.output.split('\n')[0]).toMatch(
       /^CONTAINER ID\s+IMAGE\s+COMMAND\s+CREATED\s+STATUS\s+PORTS\s+NAMES$/,
     );
@@ -44,42 +45,49 @@ describe('the ops tools', () => {
   });
 
   it('returns the full inspect JSON and the tail of the logs', async () => {
-    const inspect = await tools.run(call('inspect_container', { name: 'payments-api' }));
+    const inspect = await tools.run(call('inspect_container', { name: 'payments-api' }), context);
     const [record] = JSON.parse(inspect.output) as {
       State: { OOMKilled: boolean };
       RestartCount: number;
     }[];
     expect(record?.State.OOMKilled).toBe(true);
     expect(inspect.output.length).toBeGreaterThan(5000);
-    const logs = await tools.run(call('get_container_logs', { name: 'payments-api', tail: 20 }));
+    const logs = await tools.run(
+      call('get_container_logs', { name: 'payments-api', tail: 20 }),
+      context,
+    );
     expect(logs.output.split('\n')).toHaveLength(20);
     expect(logs.output).toContain('JavaScript heap out of memory');
   });
 
   it('turns bad input and unknown tools into error results for the model', async () => {
-    expect(await tools.run(call('inspect_container', { name: 'nope' }))).toMatchObject({
+    expect(await tools.run(call('inspect_container', { name: 'nope' }), context)).toMatchObject({
       isError: true,
       output: 'inspect_container: no such container: nope',
     });
     expect(
-      (await tools.run(call('get_container_logs', { name: 'edge-nginx', tail: 0 }))).output,
+      (await tools.run(call('get_container_logs', { name: 'edge-nginx', tail: 0 }), context))
+        .output,
     ).toContain('"tail" must be a whole number from 1 to 2000, got 0.');
-    expect((await tools.run(call('read_file', {}))).output).toBe(
+    expect((await tools.run(call('read_file', {}), context)).output).toBe(
       'read_file: the input needs "path" (a string).',
     );
-    expect((await tools.run(call('launch_rocket', {}))).output).toContain(
+    expect((await tools.run(call('launch_rocket', {}), context)).output).toContain(
       'Unknown tool "launch_rocket"',
     );
-    expect((await tools.run(call('read_file', '{"path": "README.md"}'))).isError).toBeUndefined();
-    expect((await tools.run(call('read_file', 'not json'))).isError).toBe(true);
+    expect(
+      (await tools.run(call('read_file', '{"path": "README.md"}'), context)).isError,
+    ).toBeUndefined();
+    expect((await tools.run(call('read_file', 'not json'), context)).isError).toBe(true);
   });
 
   it('lists and reads files inside the sandbox only', async () => {
-    const listing = await tools.run(call('list_files', { path: 'config' }));
+    const listing = await tools.run(call('list_files', { path: 'config' }), context);
     expect(listing.output).toContain('config/nginx.conf');
     expect(listing.output).toMatch(/3 files, [\d,]+ bytes$/);
     const file = await tools.run(
       call('read_file', { path: 'config/postgres.conf', offset: 3, limit: 2 }),
+      context,
     );
     expect(file.output.split('\n')[0]).toBe('3\tport = 5432');
     expect(file.output).toContain('call read_file with offset 5 for more');
@@ -88,7 +96,7 @@ describe('the ops tools', () => {
       '/etc/passwd',
       'config/../../containers/inspect.json',
     ]) {
-      const escaped = await tools.run(call('read_file', { path }));
+      const escaped = await tools.run(call('read_file', { path }), context);
       expect(escaped.isError).toBe(true);
     }
   });
@@ -98,7 +106,7 @@ describe('the ops tools', () => {
     writeFileSync(join(outside, 'secret.txt'), 'secret');
     symlinkSync(join(outside, 'secret.txt'), join(root, 'link.txt'));
     const linked = createOpsTools({ sandboxDir: root });
-    const result = await linked.run(call('read_file', { path: 'link.txt' }));
+    const result = await linked.run(call('read_file', { path: 'link.txt' }), context);
     expect(result).toMatchObject({
       isError: true,
       output: 'read_file: link.txt is outside the sandbox; paths are relative to the sandbox root.',
@@ -107,7 +115,7 @@ describe('the ops tools', () => {
   });
 
   it('caps one read at 50,000 characters and says where to go on', async () => {
-    const result = await tools.run(call('read_file', { path: 'data/orders-sample.csv' }));
+    const result = await tools.run(call('read_file', { path: 'data/orders-sample.csv' }), context);
     expect(result.output.length).toBeLessThanOrEqual(READ_FILE_MAX_CHARS + 200);
     expect(result.output).toMatch(
       /\[data\/orders-sample\.csv: lines 1-\d+ of 601; call read_file with offset \d+ for more\]$/,

@@ -160,7 +160,7 @@ describe('the worker against a chat-completions server', () => {
     expect(tools).toHaveLength(2);
     for (const message of tools) expect(String(message.content).length).toBeLessThan(2_500);
     const logsRef = refOf(second, 'get_container_logs') as string;
-    const stored = await components.toolOutputs?.get(logsRef);
+    const stored = await components.toolOutputs?.get('incident', logsRef);
     expect(stored?.text).toHaveLength(40_450);
 
     const answers = third.body.messages.filter((message) => message.role === 'tool').slice(2);
@@ -171,10 +171,15 @@ describe('the worker against a chat-completions server', () => {
       ),
     );
     expect(detail.split('\n').slice(1).join('\n')).toBe(
-      (await components.toolOutputs?.get(logsRef, { grep: '\\[error\\]', maxChars: 500 }))?.text,
+      (
+        await components.toolOutputs?.get('incident', logsRef, {
+          grep: '\\[error\\]',
+          maxChars: 500,
+        })
+      )?.text,
     );
     expect(String(answers[1]?.content)).toContain(
-      'No tool output is stored under toolout_0000000000000000',
+      'Conversation "incident" has no tool output under toolout_0000000000000000',
     );
 
     const history = await components.store.getHistory('incident');

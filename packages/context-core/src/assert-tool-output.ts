@@ -1,8 +1,19 @@
 import { ContextError } from './context-error.js';
+import { assertConversationId } from './conversation-id.js';
 import type { ToolOutputMeta } from './tool-output-store.js';
 
-/** Throws a {@link ContextError} (`invalid_option`) for an output that is not a string or meta without a tool name. */
-export function assertToolOutput(output: unknown, meta: unknown, source?: string): void {
+/**
+ * Checks what `ToolOutputStore.put` is given: throws a {@link ContextError} (`invalid_option`)
+ * for an invalid conversation id, an output that is not a string, meta without a tool name, or
+ * meta whose `conversationId` names another conversation than the one the output is stored for.
+ */
+export function assertToolOutput(
+  conversationId: unknown,
+  output: unknown,
+  meta: unknown,
+  source?: string,
+): asserts conversationId is string {
+  assertConversationId(conversationId, source);
   if (typeof output !== 'string') {
     throw new ContextError({
       code: 'invalid_option',
@@ -10,12 +21,20 @@ export function assertToolOutput(output: unknown, meta: unknown, source?: string
       message: `A tool output must be a string, got ${typeof output}.`,
     });
   }
-  const toolName = (meta as ToolOutputMeta | undefined)?.toolName;
+  const { toolName, conversationId: named } = (meta ?? {}) as Partial<ToolOutputMeta>;
   if (typeof toolName !== 'string' || toolName.length === 0) {
     throw new ContextError({
       code: 'invalid_option',
       source,
       message: 'Tool output meta needs a non-empty toolName.',
+    });
+  }
+  if (named !== undefined && named !== conversationId) {
+    throw new ContextError({
+      code: 'invalid_option',
+      source,
+      message: `Tool output meta names conversation ${JSON.stringify(named) ?? String(named)}, but the output is stored for ${JSON.stringify(conversationId)}.`,
+      details: { conversationId, metaConversationId: named },
     });
   }
 }

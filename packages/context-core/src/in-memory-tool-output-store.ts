@@ -1,15 +1,17 @@
 import { assertToolOutput } from './assert-tool-output.js';
 import { ContextError } from './context-error.js';
+import { assertConversationId } from './conversation-id.js';
 import { queryToolOutput } from './query-tool-output.js';
 import {
   assertToolOutputRef,
   createToolOutputRef,
   unknownToolOutputRef,
 } from './tool-output-ref.js';
+import { sharesAcrossConversations, type ToolOutputScopeOptions } from './tool-output-scope.js';
 import type { ToolOutputMeta, ToolOutputStore } from './tool-output-store.js';
 
 /** Options of {@link createInMemoryToolOutputStore}. */
-export interface InMemoryToolOutputStoreOptions {
+export interface InMemoryToolOutputStoreOptions extends ToolOutputScopeOptions {
   /** Most UTF-8 bytes of output kept; the least recently used are evicted first. Default 64 MiB. */
   maxBytes?: number;
 }
@@ -18,6 +20,8 @@ export interface InMemoryToolOutputStoreOptions {
  * A {@link ToolOutputStore} in process memory, bounded by bytes: when a new output would exceed
  * `maxBytes`, the least recently used outputs (by `put` or `get`) are evicted, and reading an
  * evicted reference fails with `unknown_ref`. An output larger than `maxBytes` is rejected.
+ * A conversation reads only its own outputs unless `shareAcrossConversations` is true; a refused
+ * read changes nothing, not even which outputs are evicted first.
  */
 export function createInMemoryToolOutputStore(
   options: InMemoryToolOutputStoreOptions = {},
@@ -29,12 +33,16 @@ export function createInMemoryToolOutputStore(
       message: `In-memory tool output store maxBytes must be a positive whole number, got ${String(maxBytes)}.`,
     });
   }
-  const entries = new Map<string, { output: string; meta: ToolOutputMeta; bytes: number }>();
+  const shared = sharesAcrossConversations(options);
+  const entries = new Map<
+    string,
+    { conversationId: string; output: string; meta: ToolOutputMeta; bytes: number }
+  >();
   let usedBytes = 0;
 
   return Object.freeze({
-    async put(output: string, meta: ToolOutputMeta): Promise<string> {
-      assertToolOutput(output, meta);
+    async put(conversationId: string, output: string, meta: ToolOutputMeta): Promise<string> {
+      assertToolOutput(conversationId, output, meta);
       const bytes = Buffer.byteLength(output, 'utf8');
       if (bytes > maxBytes) {
         throw new ContextError({
@@ -49,14 +57,17 @@ export function createInMemoryToolOutputStore(
         usedBytes -= entry.bytes;
       }
       const ref = createToolOutputRef();
-      entries.set(ref, { output, meta: structuredClone(meta), bytes });
+      entries.set(ref, { conversationId, output, meta: structuredClone(meta), bytes });
       usedBytes += bytes;
       return ref;
     },
-    async get(ref, query) {
+    async get(conversationId, ref, query) {
+      assertConversationId(conversationId);
       assertToolOutputRef(ref);
       const entry = entries.get(ref);
-      if (!entry) throw unknownToolOutputRef(ref);
+      if (!entry || (!shared && entry.conversationId !== conversationId)) {
+        throw unknownToolOutputRef(ref, conversationId);
+      }
       entries.delete(ref);
       entries.set(ref, entry);
       return queryToolOutput(ref, entry.output, structuredClone(entry.meta), query);

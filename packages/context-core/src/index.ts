@@ -108,6 +108,10 @@ export {
   createToolOutputRef,
   unknownToolOutputRef,
 } from './tool-output-ref.js';
+export {
+  sharesAcrossConversations,
+  type ToolOutputScopeOptions,
+} from './tool-output-scope.js';
 export type {
   ToolOutputMeta,
   ToolOutputQuery,

@@ -20,12 +20,20 @@ export function assertToolOutputRef(ref: unknown, source?: string): asserts ref 
   }
 }
 
-/** The {@link ContextError} for a well-formed reference that a store does not hold. */
-export function unknownToolOutputRef(ref: string, source?: string): ContextError {
+/**
+ * The {@link ContextError} (`unknown_ref`) for a well-formed reference that a store does not hold
+ * for `conversationId`. A store throws it alike for a reference never stored, evicted, or stored
+ * for another conversation, so the error never tells that another conversation's output exists.
+ */
+export function unknownToolOutputRef(
+  ref: string,
+  conversationId: string,
+  source?: string,
+): ContextError {
   return new ContextError({
     code: 'unknown_ref',
     source,
-    message: `No tool output is stored under ${ref}: it was never stored here or has been evicted.`,
-    details: { ref },
+    message: `Conversation ${JSON.stringify(conversationId)} has no tool output under ${ref}: it was never stored for this conversation, or has been evicted.`,
+    details: { ref, conversationId },
   });
 }

@@ -5,26 +5,48 @@ import { testToolOutputStore } from '../src/testing/index.js';
 testToolOutputStore({
   name: 'in-memory tool output store',
   create: async () => createInMemoryToolOutputStore(),
+  createShared: async () => createInMemoryToolOutputStore({ shareAcrossConversations: true }),
 });
 
 describe('createInMemoryToolOutputStore', () => {
   it('evicts the least recently used outputs beyond maxBytes', async () => {
     const store = createInMemoryToolOutputStore({ maxBytes: 30 });
     const meta = { toolName: 'read_file' };
-    const first = await store.put('a'.repeat(10), meta);
-    const second = await store.put('b'.repeat(10), meta);
-    await store.get(first);
-    const third = await store.put('c'.repeat(15), meta);
-    await expect(store.get(second)).rejects.toMatchObject({ code: 'unknown_ref' });
-    expect((await store.get(first)).text).toBe('a'.repeat(10));
-    expect((await store.get(third)).text).toBe('c'.repeat(15));
+    const first = await store.put('c1', 'a'.repeat(10), meta);
+    const second = await store.put('c1', 'b'.repeat(10), meta);
+    await store.get('c1', first);
+    const third = await store.put('c1', 'c'.repeat(15), meta);
+    await expect(store.get('c1', second)).rejects.toMatchObject({ code: 'unknown_ref' });
+    expect((await store.get('c1', first)).text).toBe('a'.repeat(10));
+    expect((await store.get('c1', third)).text).toBe('c'.repeat(15));
+  });
+
+  it('does not count a read another conversation was refused as a use', async () => {
+    const store = createInMemoryToolOutputStore({ maxBytes: 20 });
+    const meta = { toolName: 'read_file' };
+    const first = await store.put('c1', 'a'.repeat(10), meta);
+    const second = await store.put('c1', 'b'.repeat(10), meta);
+    await expect(store.get('c2', first)).rejects.toMatchObject({ code: 'unknown_ref' });
+    await store.put('c1', 'c'.repeat(10), meta);
+    await expect(store.get('c1', first)).rejects.toMatchObject({ code: 'unknown_ref' });
+    expect((await store.get('c1', second)).text).toBe('b'.repeat(10));
   });
 
   it('counts UTF-8 bytes and rejects an output larger than the store', async () => {
     const store = createInMemoryToolOutputStore({ maxBytes: 9 });
-    await expect(store.put('中文中文', { toolName: 'x' })).rejects.toMatchObject({
+    await expect(store.put('c1', '中文中文', { toolName: 'x' })).rejects.toMatchObject({
       code: 'invalid_option',
     });
     expect(() => createInMemoryToolOutputStore({ maxBytes: 0 })).toThrow(/maxBytes/);
+  });
+
+  it('shares outputs across conversations only for a boolean shareAcrossConversations', () => {
+    for (const shareAcrossConversations of ['yes', 1, 'false']) {
+      expect(() =>
+        createInMemoryToolOutputStore({
+          shareAcrossConversations: shareAcrossConversations as unknown as boolean,
+        }),
+      ).toThrow(/shareAcrossConversations must be true or false/);
+    }
   });
 });

@@ -1,11 +1,14 @@
 import {
+  assertConversationId,
   assertToolOutput,
   assertToolOutputRef,
   ContextError,
   createToolOutputRef,
   queryToolOutput,
+  sharesAcrossConversations,
   type ToolOutputMeta,
   type ToolOutputQuery,
+  type ToolOutputScopeOptions,
   type ToolOutputSlice,
   type ToolOutputStore,
   unknownToolOutputRef,
@@ -16,7 +19,7 @@ import { SOURCE } from './provider-source.js';
 import type { ProviderTables } from './provider-tables.js';
 
 /** Options of {@link createKyselyToolOutputStore}. */
-export interface KyselyToolOutputStoreOptions<Database = unknown> {
+export interface KyselyToolOutputStoreOptions<Database = unknown> extends ToolOutputScopeOptions {
   /** An open Kysely instance on SQLite or PostgreSQL, such as a provider's `db`; never closed here. */
   db: Kysely<Database>;
 }
@@ -28,31 +31,38 @@ export interface KyselyToolOutputStoreOptions<Database = unknown> {
  * as JSON strings, so every text reads back byte for byte on SQLite and PostgreSQL alike; queries
  * (lines, grep, JSON path, character cap) run on the text read back, with `queryToolOutput`. The
  * schema is created or upgraded on first use, as the provider does.
- * Errors are ContextErrors from `provider-sqlite`: `invalid_option` for an output that is not a
- * string or meta without a tool name or that is not JSON (before anything is written),
- * `unknown_ref` and `invalid_query` as the interface says, `corrupt_row` naming a row that cannot
- * be read, and `storage_failed` when the database fails.
+ *
+ * Each row records its conversation in `conversation_id`, and a conversation reads only its own
+ * rows unless the store is created with `shareAcrossConversations: true`. Rows the first release
+ * stored without a conversation (its `put` copied `meta.conversationId` into the column, when
+ * meta had one) are kept as they are and read only through a shared store: nothing tells whose
+ * they are.
+ * Errors are ContextErrors from `provider-sqlite`: `invalid_option` for a bad conversation id, an
+ * output that is not a string, meta without a tool name, naming another conversation or that is
+ * not JSON (before anything is written), `unknown_ref` and `invalid_query` as the interface says,
+ * `corrupt_row` naming a row that cannot be read, and `storage_failed` when the database fails.
  *
  * @example
  * ```ts
  * const provider = createSqliteProvider({ filename: 'agent.db' });
  * const toolOutputs = createKyselyToolOutputStore({ db: provider.db });
- * const ref = await toolOutputs.put(logs, { toolName: 'get_logs', conversationId: 'c1' });
- * const errors = await toolOutputs.get(ref, { grep: 'ERROR', maxChars: 4000 });
+ * const ref = await toolOutputs.put('c1', logs, { toolName: 'get_logs' });
+ * const errors = await toolOutputs.get('c1', ref, { grep: 'ERROR', maxChars: 4000 });
  * ```
  */
 export function createKyselyToolOutputStore<Database>(
   options: KyselyToolOutputStoreOptions<Database>,
 ): ToolOutputStore {
   const db = options.db as unknown as Kysely<ProviderTables>;
+  const shared = sharesAcrossConversations(options, SOURCE);
   const run = createMigratedRunner(db);
 
   return Object.freeze({
-    async put(output: string, meta: ToolOutputMeta): Promise<string> {
-      assertToolOutput(output, meta, SOURCE);
+    async put(conversationId: string, output: string, meta: ToolOutputMeta): Promise<string> {
+      assertToolOutput(conversationId, output, meta, SOURCE);
       const row = {
         ref: createToolOutputRef(),
-        conversation_id: typeof meta.conversationId === 'string' ? meta.conversationId : null,
+        conversation_id: conversationId,
         tool_name: meta.toolName,
         meta: metaJson(meta),
         output: JSON.stringify(output),
@@ -64,16 +74,22 @@ export function createKyselyToolOutputStore<Database>(
       );
       return row.ref;
     },
-    async get(ref: string, query?: ToolOutputQuery): Promise<ToolOutputSlice> {
+    async get(
+      conversationId: string,
+      ref: string,
+      query?: ToolOutputQuery,
+    ): Promise<ToolOutputSlice> {
+      assertConversationId(conversationId, SOURCE);
       assertToolOutputRef(ref, SOURCE);
-      const row = await run(`read tool output ${ref}`, () =>
-        db
+      const row = await run(`read tool output ${ref}`, () => {
+        const byRef = db
           .selectFrom('tool_outputs')
           .select(['output', 'meta'])
-          .where('ref', '=', ref)
-          .executeTakeFirst(),
-      );
-      if (row === undefined) throw unknownToolOutputRef(ref, SOURCE);
+          .where('ref', '=', ref);
+        const scoped = shared ? byRef : byRef.where('conversation_id', '=', conversationId);
+        return scoped.executeTakeFirst();
+      });
+      if (row === undefined) throw unknownToolOutputRef(ref, conversationId, SOURCE);
       const { output, meta } = fromRow(ref, row);
       return queryToolOutput(ref, output, meta, query, SOURCE);
     },

@@ -97,7 +97,10 @@ export interface SummariesTable {
 export interface ToolOutputsTable {
   /** The output's reference, `toolout_` and 16 hex digits. */
   ref: string;
-  /** The conversation it belongs to, when known. */
+  /**
+   * The conversation it belongs to, the only one that reads it (unless the store is shared).
+   * Null only in rows the first release stored without a conversation.
+   */
   conversation_id: string | null;
   /** The tool that produced it. */
   tool_name: string;

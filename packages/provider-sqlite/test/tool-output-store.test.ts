@@ -1,4 +1,8 @@
-import { createHeuristicCounter, type ToolOutputStore } from '@ctxkit/context-core';
+import {
+  createHeuristicCounter,
+  type ToolOutputScopeOptions,
+  type ToolOutputStore,
+} from '@ctxkit/context-core';
 import { testToolOutputStore } from '@ctxkit/context-core/testing';
 import Database from 'better-sqlite3';
 import { Kysely, PostgresDialect } from 'kysely';
@@ -16,9 +20,9 @@ const providers = new WeakMap<ToolOutputStore, KyselyProvider>();
 const files = new WeakMap<ToolOutputStore, string>();
 
 /** A tool output store on a provider's database, remembered so the test can close or reopen it. */
-function openOnFile(filename: string): ToolOutputStore {
+function openOnFile(filename: string, scope: ToolOutputScopeOptions = {}): ToolOutputStore {
   const provider = createSqliteProvider({ filename, counter });
-  const store = createKyselyToolOutputStore({ db: provider.db });
+  const store = createKyselyToolOutputStore({ db: provider.db, ...scope });
   providers.set(store, provider);
   files.set(store, filename);
   return store;
@@ -34,6 +38,7 @@ testToolOutputStore({
 testToolOutputStore({
   name: 'createKyselyToolOutputStore({ db }) on a SQLite file, reopened',
   create: async () => openOnFile(tempDatabasePath()),
+  createShared: async () => openOnFile(tempDatabasePath(), { shareAcrossConversations: true }),
   reopen: async (store) => {
     await close(store);
     return openOnFile(files.get(store) as string);
@@ -45,8 +50,8 @@ describe('createKyselyToolOutputStore on SQLite', () => {
   it('reads back text SQLite could not keep as text: NUL, lone surrogates, CR LF', async () => {
     const store = openOnFile(tempDatabasePath());
     const odd = `a\u0000b\ud800c\udfff\r\n\u2028${'é'.repeat(3)}`;
-    const ref = await store.put(odd, { toolName: 'odd' });
-    expect((await store.get(ref)).text).toBe(odd);
+    const ref = await store.put('c1', odd, { toolName: 'odd' });
+    expect((await store.get('c1', ref)).text).toBe(odd);
     await close(store);
   });
 
@@ -55,24 +60,28 @@ describe('createKyselyToolOutputStore on SQLite', () => {
     const store = openOnFile(filename);
     const provider = providers.get(store) as KyselyProvider;
     const stored = await provider.append('c', { role: 'user', content: 'kept' });
-    const ref = await store.put('full output', { toolName: 'get_logs', conversationId: 'c' });
+    const ref = await store.put('c', 'full output', { toolName: 'get_logs' });
     expect(await provider.getHistory('c')).toEqual(stored);
     await close(store);
     const raw = new Database(filename, { readonly: true });
     expect(
       raw
-        .prepare('select conversation_id, tool_name, chars from tool_outputs where ref = ?')
+        .prepare('select conversation_id, tool_name, meta, chars from tool_outputs where ref = ?')
         .get(ref),
     ).toEqual({
       conversation_id: 'c',
       tool_name: 'get_logs',
+      meta: '{"toolName":"get_logs"}',
       chars: 11,
     });
-    for (const query of [
-      'select output from tool_outputs where ref = ?',
-      'select ref from tool_outputs where conversation_id = ? order by created_at',
+    for (const [query, ...values] of [
+      ['select output from tool_outputs where ref = ?', 'x'],
+      ['select output from tool_outputs where ref = ? and conversation_id = ?', 'x', 'c'],
+      ['select ref from tool_outputs where conversation_id = ? order by created_at', 'x'],
     ]) {
-      const plan = raw.prepare(`explain query plan ${query}`).all('x') as { detail: string }[];
+      const plan = raw.prepare(`explain query plan ${query}`).all(...values) as {
+        detail: string;
+      }[];
       expect(plan.map((step) => step.detail).join('; ')).not.toMatch(
         /SCAN tool_outputs\b(?! USING)/,
       );
@@ -83,10 +92,10 @@ describe('createKyselyToolOutputStore on SQLite', () => {
   it('names a corrupt row instead of returning it, and rejects meta that is not JSON before writing', async () => {
     const filename = tempDatabasePath();
     const store = openOnFile(filename);
-    const ref = await store.put('text', { toolName: 't' });
+    const ref = await store.put('c1', 'text', { toolName: 't' });
     const circular: Record<string, unknown> = { toolName: 't' };
     circular.self = circular;
-    await expect(store.put('x', circular as never)).rejects.toMatchObject({
+    await expect(store.put('c1', 'x', circular as never)).rejects.toMatchObject({
       code: 'invalid_option',
     });
     await close(store);
@@ -95,7 +104,7 @@ describe('createKyselyToolOutputStore on SQLite', () => {
     raw.prepare("update tool_outputs set output = '{not json' where ref = ?").run(ref);
     raw.close();
     const reopened = openOnFile(filename);
-    await expect(reopened.get(ref)).rejects.toMatchObject({
+    await expect(reopened.get('c1', ref)).rejects.toMatchObject({
       code: 'corrupt_row',
       message: expect.stringContaining(ref),
     });
@@ -114,7 +123,10 @@ describe.skipIf(url === '')(
     const schemas = new WeakMap<ToolOutputStore, string>();
     let created = 0;
 
-    const open = async (schema?: string): Promise<ToolOutputStore> => {
+    const open = async (
+      schema?: string,
+      scope: ToolOutputScopeOptions = {},
+    ): Promise<ToolOutputStore> => {
       const name = schema ?? `tool_outputs_${process.pid}_${created++}`;
       if (schema === undefined) await admin?.query(`create schema ${name}`);
       const db = new Kysely<unknown>({
@@ -122,7 +134,7 @@ describe.skipIf(url === '')(
           pool: new pg.Pool({ connectionString: url, options: `-c search_path=${name}`, max: 2 }),
         }),
       });
-      const store = createKyselyToolOutputStore({ db });
+      const store = createKyselyToolOutputStore({ db, ...scope });
       databases.set(store, db);
       schemas.set(store, name);
       return store;
@@ -136,6 +148,7 @@ describe.skipIf(url === '')(
     testToolOutputStore({
       name: 'createKyselyToolOutputStore({ db }) on PostgreSQL',
       create: () => open(),
+      createShared: () => open(undefined, { shareAcrossConversations: true }),
       reopen: async (store) => {
         await destroy(store);
         return open(schemas.get(store));
@@ -145,8 +158,8 @@ describe.skipIf(url === '')(
 
     it('reads back a NUL character, which PostgreSQL text cannot hold raw', async () => {
       const store = await open();
-      const ref = await store.put('a\u0000b', { toolName: 't' });
-      expect((await store.get(ref)).text).toBe('a\u0000b');
+      const ref = await store.put('c1', 'a\u0000b', { toolName: 't' });
+      expect((await store.get('c1', ref)).text).toBe('a\u0000b');
       await destroy(store);
     });
   },

@@ -1,4 +1,5 @@
 import {
+  assertConversationId,
   ContextError,
   MAX_GREP_PATTERN_CHARS,
   type ToolOutputQuery,
@@ -29,19 +30,27 @@ export interface GetToolOutputArguments {
 }
 
 /**
- * Runs a `get_tool_output` call: checks the arguments against the tool's schema (an object, or
- * its JSON text as some models send it; a null argument counts as absent), reads the slice from `store` and returns it for the
+ * Runs a `get_tool_output` call made in conversation `conversationId`: checks the arguments
+ * against the tool's schema (an object, or its JSON text as some models send it; a null argument
+ * counts as absent), reads the slice from `store` as that conversation and returns it for the
  * model: one header line (`[get_tool_output ref=…: <tool> output, 200 lines, …; showing …]`)
  * then the text. Throws a ContextError the model can act on: `invalid_tool_arguments` naming the
  * argument that is wrong (unknown, missing, wrong type or range, invalid pattern or path, a JSON
- * path on text), `unknown_ref` for a ref the store does not hold. Never changes the store.
+ * path on text), `unknown_ref` for a ref the store does not hold for this conversation (another
+ * conversation's ref reads as never stored); and `invalid_option` for an invalid conversation id.
+ * Never changes the store.
  */
-export async function executeGetToolOutput(store: ToolOutputStore, args: unknown): Promise<string> {
+export async function executeGetToolOutput(
+  store: ToolOutputStore,
+  conversationId: string,
+  args: unknown,
+): Promise<string> {
+  assertConversationId(conversationId, SOURCE);
   const input = parseArguments(args);
   const query = toQuery(input);
   let slice: ToolOutputSlice;
   try {
-    slice = await store.get(input.ref, query);
+    slice = await store.get(conversationId, input.ref, query);
   } catch (error) {
     if (!ContextError.isInstance(error, 'invalid_query')) throw error;
     const field = ARGUMENT_OF[String(error.details.field)] ?? String(error.details.field);

@@ -32,7 +32,7 @@ export interface AnthropicTool {
 /**
  * The `get_tool_output` tool (seed 004): reads back an offloaded output by `ref`, whole or in
  * part (`start_line`/`end_line`, `grep`, `json_path`), at most `max_chars` characters. Run it
- * with `executeGetToolOutput`.
+ * with `executeGetToolOutput`, which reads only outputs of the conversation the call was made in.
  */
 export const GET_TOOL_OUTPUT_TOOL: ToolDefinition = deepFreeze({
   name: GET_TOOL_OUTPUT,

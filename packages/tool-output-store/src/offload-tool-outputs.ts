@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
+  assertConversationId,
   budgetLimit,
   type CompressContext,
   type CompressResult,
@@ -48,8 +49,8 @@ export interface OffloadToolOutputsOptions {
 export interface OffloadContext {
   /** Counts the rewritten messages (they then carry a fresh count); without one, sizes are compared in characters. */
   counter?: TokenCounter;
-  /** Stored with each output. */
-  conversationId?: string;
+  /** The conversation the messages belong to: outputs are stored for it, and only it reads them back. */
+  conversationId: string;
   /** Stops between outputs; the offload then throws a ContextError (`aborted`). */
   signal?: AbortSignal;
 }
@@ -90,17 +91,22 @@ export interface OffloadedMessages {
  * promises as the compressor contract, except fitting the budget.
  */
 export interface ToolOutputOffloader extends ContextCompressor {
-  /** The message with each large tool result replaced by header + summary; the full output is stored. */
-  offloadMessage(message: Message, context?: OffloadContext): Promise<OffloadedMessage>;
+  /**
+   * The message with each large tool result replaced by header + summary; the full output is
+   * stored for `context.conversationId`. Throws a ContextError (`invalid_option`) for a missing or
+   * invalid conversation id before storing anything.
+   */
+  offloadMessage(message: Message, context: OffloadContext): Promise<OffloadedMessage>;
   /** {@link ToolOutputOffloader.offloadMessage} over a list, in order. */
-  offload(messages: readonly Message[], context?: OffloadContext): Promise<OffloadedMessages>;
+  offload(messages: readonly Message[], context: OffloadContext): Promise<OffloadedMessages>;
 }
 
 /**
  * Tool-output offloading (seed 004). Every tool result of at least `minChars` characters is put
  * in `store` and replaced in the history by one header line (`[get_logs output stored as
  * ref=toolout_…: 200 lines, …]`, see `parseOffloadHeader`) and a summary from the tool's
- * summarizer; the model reads details back with the `get_tool_output` tool. Results that carry
+ * summarizer; the model reads details back with the `get_tool_output` tool, in the same
+ * conversation: every output is stored for the conversation it came from. Results that carry
  * a header already, results of excluded tools (`get_tool_output`'s own) and results whose
  * replacement would not be smaller are left as they are, so offloading twice changes nothing.
  * The input is never mutated; a changed message is a copy that keeps its `id`, role and meta,
@@ -108,14 +114,15 @@ export interface ToolOutputOffloader extends ContextCompressor {
  *
  * As a compressor it reshapes on every call, whether or not the history fits (compose it before
  * a compressor that trims to the budget), reports offloaded results as `masked`, and never
- * drops a message. One output is stored once per offloader: offloading it again (the same
+ * drops a message. It needs the compress context's `conversationId` (a pipeline always gives
+ * it) and throws a ContextError (`invalid_option`) without one. One output is stored once per offloader: offloading it again (the same
  * conversation, tool, call and text) reuses its ref, so compressing the same stored history before every model call
  * neither grows the store nor changes the prompt.
  *
  * @example
  * ```ts
  * const offloader = offloadToolOutputs({ store: createInMemoryToolOutputStore() });
- * const { message } = await offloader.offloadMessage(toolMessage, { counter });
+ * const { message } = await offloader.offloadMessage(toolMessage, { conversationId, counter });
  * await history.append(conversationId, message);
  * ```
  */
@@ -143,10 +150,9 @@ export function offloadToolOutputs(options: OffloadToolOutputsOptions): ToolOutp
     let ref = refs.get(key);
     if (ref === undefined) {
       if (size(replace(PLACEHOLDER_REF)) >= outputSize) return undefined;
-      ref = await store.put(output, {
+      ref = await store.put(context.conversationId, output, {
         toolName,
         toolCallId,
-        ...(context.conversationId === undefined ? {} : { conversationId: context.conversationId }),
         ...(part.isError ? { isError: true } : {}),
       });
       remember(refs, key, ref);
@@ -167,8 +173,9 @@ export function offloadToolOutputs(options: OffloadToolOutputsOptions): ToolOutp
 
   const offloadMessage = async (
     message: Message,
-    context: OffloadContext = {},
+    context: OffloadContext,
   ): Promise<OffloadedMessage> => {
+    assertConversationId(context?.conversationId, SOURCE);
     if (typeof message.content === 'string') return { message, offloaded: [] };
     let content: Part[] | undefined;
     const offloaded: OffloadedOutput[] = [];
@@ -190,8 +197,9 @@ export function offloadToolOutputs(options: OffloadToolOutputsOptions): ToolOutp
 
   const offload = async (
     messages: readonly Message[],
-    context: OffloadContext = {},
+    context: OffloadContext,
   ): Promise<OffloadedMessages> => {
+    assertConversationId(context?.conversationId, SOURCE);
     const output: Message[] = [];
     const offloaded: OffloadedOutput[] = [];
     for (const message of messages) {
@@ -213,11 +221,12 @@ export function offloadToolOutputs(options: OffloadToolOutputsOptions): ToolOutp
     ): Promise<CompressResult> {
       const limit = budgetLimit(budget);
       throwIfAborted(context.signal, name);
-      const { counter } = context;
+      const { counter, conversationId } = context;
+      assertConversationId(conversationId, SOURCE);
       const tokensBefore = countTokens(messages, counter);
       const done = await offload(messages, {
         counter,
-        ...(context.conversationId === undefined ? {} : { conversationId: context.conversationId }),
+        conversationId,
         ...(context.signal ? { signal: context.signal } : {}),
       });
       // Each replaced output has fewer tokens than the original, so no message grows.
@@ -248,7 +257,7 @@ const PLACEHOLDER_REF = 'toolout_0000000000000000';
 /** Refs an offloader remembers, so it stores each output once. */
 const MAX_REMEMBERED_REFS = 10_000;
 
-function memoKey(part: ToolResultPart, conversationId: string | undefined): string {
+function memoKey(part: ToolResultPart, conversationId: string): string {
   return createHash('sha256')
     .update(JSON.stringify([conversationId, part.toolName, part.toolCallId, part.isError === true]))
     .update(part.output)

@@ -1,21 +1,29 @@
 import { testCompressor } from '@ctxkit/context-core/testing';
 import { offloadToolOutputs } from '../src/index.js';
-import { createContentAddressedStore } from './helpers.js';
+import { createContentAddressedStore, inConversation } from './helpers.js';
 
 // Offloading reshapes on every call and never drops a message, so it neither promises to fit the
 // budget nor to leave a history that fits unchanged; every other promise of the contract holds.
 // A content-addressed store gives the same refs on every run, which the determinism check needs.
+// The suite gives no conversation, which offloading needs to store outputs for: one is added.
 const reshapes = { fitsBudget: false, unchangedWhenFits: false };
 
 testCompressor({
   name: 'offloadToolOutputs()',
-  create: () => offloadToolOutputs({ store: createContentAddressedStore() }),
+  create: () => inConversation(offloadToolOutputs({ store: createContentAddressedStore() }), 'c1'),
   guarantees: reshapes,
 });
 
 testCompressor({
   name: 'offloadToolOutputs({ minChars: 0, maxSummaryChars: 40 })',
   create: () =>
-    offloadToolOutputs({ store: createContentAddressedStore(), minChars: 0, maxSummaryChars: 40 }),
+    inConversation(
+      offloadToolOutputs({
+        store: createContentAddressedStore(),
+        minChars: 0,
+        maxSummaryChars: 40,
+      }),
+      'c1',
+    ),
   guarantees: reshapes,
 });

@@ -21,13 +21,13 @@ const inspect = JSON.stringify([{ Name: '/api', Config: { Env: ['A=1', 'B=2'] } 
 let logRef: string;
 let inspectRef: string;
 beforeAll(async () => {
-  logRef = await store.put(log, { toolName: 'get_logs' });
-  inspectRef = await store.put(inspect, { toolName: 'inspect_container' });
+  logRef = await store.put('c1', log, { toolName: 'get_logs' });
+  inspectRef = await store.put('c1', inspect, { toolName: 'inspect_container' });
 });
 
-/** The error `executeGetToolOutput` rejects with. */
-async function failure(args: unknown): Promise<ContextError> {
-  const error = await executeGetToolOutput(store, args).then(
+/** The error `executeGetToolOutput` rejects with, for a call made in `conversationId`. */
+async function failure(args: unknown, conversationId = 'c1'): Promise<ContextError> {
+  const error = await executeGetToolOutput(store, conversationId, args).then(
     () => undefined,
     (caught: unknown) => caught,
   );
@@ -114,7 +114,7 @@ describe('the get_tool_output definition', () => {
         const { start_line: start, end_line: end } = present;
         const ordered = typeof start !== 'number' || typeof end !== 'number' || end >= start;
         const known = input.ref === logRef || input.ref === inspectRef;
-        const outcome = await executeGetToolOutput(store, input).then(
+        const outcome = await executeGetToolOutput(store, 'c1', input).then(
           () => 'ok',
           (error: ContextError) => error.code,
         );
@@ -131,7 +131,7 @@ describe('the get_tool_output definition', () => {
 
 describe('executeGetToolOutput', () => {
   it('returns a header and the whole output, or the part asked for', async () => {
-    const whole = await executeGetToolOutput(store, {
+    const whole = await executeGetToolOutput(store, 'c1', {
       ref: logRef,
       max_chars: MAX_GET_TOOL_OUTPUT_CHARS,
     });
@@ -143,6 +143,7 @@ describe('executeGetToolOutput', () => {
 
     const errors = await executeGetToolOutput(
       store,
+      'c1',
       JSON.stringify({ ref: logRef, grep: 'ERROR', start_line: 100 }),
     );
     expect(errors.split('\n').slice(1)).toEqual(
@@ -155,7 +156,7 @@ describe('executeGetToolOutput', () => {
       'showing lines 100-end, lines matching /ERROR/: 4 lines selected',
     );
 
-    const env = await executeGetToolOutput(store, {
+    const env = await executeGetToolOutput(store, 'c1', {
       ref: inspectRef,
       json_path: '$[0].Config.Env',
     });
@@ -163,18 +164,21 @@ describe('executeGetToolOutput', () => {
   });
 
   it('caps the text at max_chars, 4000 by default, and says so', async () => {
-    const capped = await executeGetToolOutput(store, { ref: logRef });
+    const capped = await executeGetToolOutput(store, 'c1', { ref: logRef });
     expect(capped.slice(capped.indexOf('\n') + 1)).toBe(log.slice(0, 4000));
     expect(capped.split('\n')[0]).toContain(
       'cut at 4000 characters (raise max_chars or narrow the query)',
     );
-    const none = await executeGetToolOutput(store, { ref: logRef, grep: 'nothing like this' });
+    const none = await executeGetToolOutput(store, 'c1', {
+      ref: logRef,
+      grep: 'nothing like this',
+    });
     expect(none).toMatch(/0 lines selected, nothing matched\]\n$/);
   });
 
   it('stops a runaway grep at its time limit and says so', async () => {
-    const ref = await store.put(`${'a'.repeat(40)}b\n`.repeat(3), { toolName: 'get_logs' });
-    const result = await executeGetToolOutput(store, { ref, grep: '^(a+)+$' });
+    const ref = await store.put('c1', `${'a'.repeat(40)}b\n`.repeat(3), { toolName: 'get_logs' });
+    const result = await executeGetToolOutput(store, 'c1', { ref, grep: '^(a+)+$' });
     expect(result.split('\n')[0]).toContain('grep stopped at its time limit');
   });
 
@@ -206,6 +210,36 @@ describe('executeGetToolOutput', () => {
   it('says plainly when a ref is not stored', async () => {
     const error = await failure({ ref: 'toolout_00000000000000ff' });
     expect(error.code).toBe('unknown_ref');
-    expect(error.message).toContain('No tool output is stored under toolout_00000000000000ff');
+    expect(error.message).toContain(
+      'Conversation "c1" has no tool output under toolout_00000000000000ff',
+    );
+  });
+
+  it('reads only outputs of the conversation the call is made in, as if others were never stored', async () => {
+    for (const args of [{ ref: logRef }, { ref: logRef, grep: 'ERROR', max_chars: 100 }]) {
+      const refused = await failure(args, 'c2');
+      const never = await failure({ ...args, ref: 'toolout_00000000000000ff' }, 'c2');
+      expect(refused.code).toBe('unknown_ref');
+      expect(refused.message.replace(logRef, '<ref>')).toBe(
+        never.message.replace('toolout_00000000000000ff', '<ref>'),
+      );
+      expect(refused.message).not.toContain('ERROR');
+    }
+    expect(await executeGetToolOutput(store, 'c1', { ref: logRef })).toMatch(
+      /^\[get_tool_output ref=toolout_[0-9a-f]{16}: get_logs output/,
+    );
+    const shared = createInMemoryToolOutputStore({ shareAcrossConversations: true });
+    const ref = await shared.put('c1', log, { toolName: 'get_logs' });
+    expect(await executeGetToolOutput(shared, 'c2', { ref, max_chars: 20 })).toContain(
+      log.slice(0, 20),
+    );
+  });
+
+  it('needs the conversation the call is made in', async () => {
+    for (const conversationId of ['', undefined]) {
+      await expect(
+        executeGetToolOutput(store, conversationId as unknown as string, { ref: logRef }),
+      ).rejects.toMatchObject({ code: 'invalid_option' });
+    }
   });
 });

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import {
+  assertConversationId,
   assertToolOutput,
   assertToolOutputRef,
+  type ContextCompressor,
   queryToolOutput,
   type ToolOutputMeta,
   type ToolOutputStore,
@@ -16,9 +18,12 @@ export interface ContentAddressedStore extends ToolOutputStore {
   readonly outputs: ReadonlyMap<string, string>;
 }
 
-/** A {@link ContentAddressedStore} in memory. */
+/** A {@link ContentAddressedStore} in memory, each output read only by its conversation. */
 export function createContentAddressedStore(): ContentAddressedStore {
-  const entries = new Map<string, { output: string; meta: ToolOutputMeta }>();
+  const entries = new Map<
+    string,
+    { conversationId: string; output: string; meta: ToolOutputMeta }
+  >();
   const outputs = new Map<string, string>();
   let puts = 0;
   return {
@@ -26,22 +31,35 @@ export function createContentAddressedStore(): ContentAddressedStore {
       return puts;
     },
     outputs,
-    async put(output, meta) {
-      assertToolOutput(output, meta);
+    async put(conversationId, output, meta) {
+      assertToolOutput(conversationId, output, meta);
       puts += 1;
       const ref = `toolout_${createHash('sha256')
-        .update(JSON.stringify([output, meta]))
+        .update(JSON.stringify([conversationId, output, meta]))
         .digest('hex')
         .slice(0, 16)}`;
-      entries.set(ref, { output, meta: structuredClone(meta) });
+      entries.set(ref, { conversationId, output, meta: structuredClone(meta) });
       outputs.set(ref, output);
       return ref;
     },
-    async get(ref, query) {
+    async get(conversationId, ref, query) {
+      assertConversationId(conversationId);
       assertToolOutputRef(ref);
       const entry = entries.get(ref);
-      if (!entry) throw unknownToolOutputRef(ref);
+      if (entry?.conversationId !== conversationId) throw unknownToolOutputRef(ref, conversationId);
       return queryToolOutput(ref, entry.output, structuredClone(entry.meta), query);
     },
+  };
+}
+
+/** `compressor`, always run in conversation `conversationId`, as a pipeline runs it. */
+export function inConversation(
+  compressor: ContextCompressor,
+  conversationId: string,
+): ContextCompressor {
+  return {
+    name: compressor.name,
+    compress: (messages, budget, context) =>
+      compressor.compress(messages, budget, { ...context, conversationId }),
   };
 }

@@ -20,6 +20,7 @@ import { formatOffloadHeader, offloadToolOutputs, parseOffloadHeader } from '../
 import { createContentAddressedStore } from './helpers.js';
 
 const counter = createHeuristicCounter();
+const context = { counter, conversationId: 'c1' };
 const results = (messages: readonly Message[]) => messages.flatMap(toolResultsOf);
 
 function toolMessage(output: string, toolName = 'get_logs', toolCallId = 'call_1'): Message {
@@ -41,7 +42,7 @@ describe('offloadToolOutputs', () => {
           const input = deepFreeze(history);
           const store = createInMemoryToolOutputStore();
           const offloader = offloadToolOutputs({ store, minChars });
-          const { messages, offloaded } = await offloader.offload(input, { counter });
+          const { messages, offloaded } = await offloader.offload(input, context);
 
           expect(messages).toHaveLength(input.length);
           const before = results(input);
@@ -83,7 +84,7 @@ describe('offloadToolOutputs', () => {
               toolName: original.toolName,
               chars: original.output.length,
             });
-            const slice = await store.get(header.ref);
+            const slice = await store.get('c1', header.ref);
             expect(slice.text).toBe(original.output);
             expect(slice.totalLines).toBe(header.lines);
             expect(slice.meta).toMatchObject({
@@ -93,7 +94,7 @@ describe('offloadToolOutputs', () => {
           }
           expect(offloadedIndex).toBe(offloaded.length);
 
-          const again = await offloader.offload(messages, { counter });
+          const again = await offloader.offload(messages, context);
           expect(again.offloaded).toEqual([]);
           expect(again.messages).toEqual(messages);
         },
@@ -107,7 +108,7 @@ describe('offloadToolOutputs', () => {
     let offloaded = 0;
     for (const history of samples) {
       const offloader = offloadToolOutputs({ store: createInMemoryToolOutputStore() });
-      offloaded += (await offloader.offload(history, { counter })).offloaded.length;
+      offloaded += (await offloader.offload(history, context)).offloaded.length;
     }
     expect(offloaded).toBeGreaterThan(10);
   });
@@ -119,8 +120,8 @@ describe('offloadToolOutputs', () => {
       toolMessage(sampleText('log', 8_000, 1)),
       toolMessage(sampleText('json', 9_000, 2), 'inspect', 'call_2'),
     ];
-    const first = await offloader.compress(history, { maxTokens: 100_000 }, { counter });
-    const second = await offloader.compress(history, { maxTokens: 100_000 }, { counter });
+    const first = await offloader.compress(history, { maxTokens: 100_000 }, context);
+    const second = await offloader.compress(history, { maxTokens: 100_000 }, context);
     expect(store.puts).toBe(2);
     expect(second.messages).toEqual(first.messages);
     expect(first.report.steps[0]).toMatchObject({
@@ -147,7 +148,7 @@ describe('offloadToolOutputs', () => {
     expect(header?.ref).toMatch(/^toolout_/);
   });
 
-  it('keeps the conversation, the call and the error flag with the stored output', async () => {
+  it('stores each output for its conversation, the only one that reads it back', async () => {
     const store = createInMemoryToolOutputStore();
     const message: Message = {
       role: 'tool',
@@ -164,13 +165,46 @@ describe('offloadToolOutputs', () => {
     const { offloaded } = await offloadToolOutputs({ store }).offloadMessage(message, {
       conversationId: 'conv',
     });
-    const slice = await store.get(offloaded[0]?.ref as string);
-    expect(slice.meta).toEqual({
-      toolName: 'build',
-      toolCallId: 'c9',
-      conversationId: 'conv',
-      isError: true,
-    });
+    const ref = offloaded[0]?.ref as string;
+    const slice = await store.get('conv', ref);
+    expect(slice.meta).toEqual({ toolName: 'build', toolCallId: 'c9', isError: true });
+    await expect(store.get('other', ref)).rejects.toMatchObject({ code: 'unknown_ref' });
+  });
+
+  it('stores an output offloaded in two conversations once for each, under its own ref', async () => {
+    const store = createContentAddressedStore();
+    const offloader = offloadToolOutputs({ store });
+    const message = toolMessage(sampleText('log', 6_000, 4));
+    const refs: string[] = [];
+    for (const conversationId of ['a', 'b', 'a']) {
+      const { offloaded } = await offloader.offloadMessage(message, { counter, conversationId });
+      const ref = offloaded[0]?.ref as string;
+      refs.push(ref);
+      expect((await store.get(conversationId, ref)).text).toBe(toolResultsOf(message)[0]?.output);
+    }
+    expect(store.puts).toBe(2);
+    expect(refs[2]).toBe(refs[0]);
+    expect(refs[1]).not.toBe(refs[0]);
+    await expect(store.get('b', refs[0] as string)).rejects.toMatchObject({ code: 'unknown_ref' });
+  });
+
+  it('needs a conversation to store outputs for, and stores nothing without one', async () => {
+    const store = createContentAddressedStore();
+    const offloader = offloadToolOutputs({ store });
+    const message = toolMessage(sampleText('log', 6_000, 4));
+    for (const conversationId of [undefined, '', 7]) {
+      const context = { counter, conversationId } as never;
+      await expect(offloader.offloadMessage(message, context)).rejects.toMatchObject({
+        code: 'invalid_option',
+      });
+      await expect(offloader.offload([message], context)).rejects.toMatchObject({
+        code: 'invalid_option',
+      });
+      await expect(
+        offloader.compress([message], { maxTokens: 100_000 }, context),
+      ).rejects.toMatchObject({ code: 'invalid_option' });
+    }
+    expect(store.puts).toBe(0);
   });
 
   it('leaves short outputs, excluded tools and outputs with a header alone', async () => {
@@ -182,7 +216,7 @@ describe('offloadToolOutputs', () => {
       toolMessage(large, 'get_tool_output'),
       toolMessage(large, 'read_secret'),
     ]) {
-      const { message: output, offloaded } = await offloader.offloadMessage(message, { counter });
+      const { message: output, offloaded } = await offloader.offloadMessage(message, context);
       expect(output).toBe(message);
       expect(offloaded).toEqual([]);
     }
@@ -196,7 +230,7 @@ describe('offloadToolOutputs', () => {
       summarize: ({ lines }) => `${lines.length} lines.`,
     });
     const message = deepFreeze(toolMessage(sampleText('log', 6_000, 2)));
-    const { message: output } = await offloader.offloadMessage(message);
+    const { message: output } = await offloader.offloadMessage(message, context);
     expect(toolResultsOf(output)[0]?.output).toMatch(/\]\n\d+ lines\.$/);
 
     const failing = offloadToolOutputs({
@@ -207,7 +241,9 @@ describe('offloadToolOutputs', () => {
         get: store.get,
       },
     });
-    await expect(failing.offloadMessage(message)).rejects.toMatchObject({ code: 'storage_failed' });
+    await expect(failing.offloadMessage(message, context)).rejects.toMatchObject({
+      code: 'storage_failed',
+    });
   });
 
   it('rejects bad options with a ContextError naming the option', () => {
@@ -231,6 +267,7 @@ describe('offloadToolOutputs', () => {
     controller.abort();
     await expect(
       offloader.offloadMessage(toolMessage(sampleText('log', 5_000, 1)), {
+        ...context,
         signal: controller.signal,
       }),
     ).rejects.toMatchObject({ code: 'aborted' });

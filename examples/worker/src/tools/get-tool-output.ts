@@ -1,16 +1,18 @@
 import type { ToolOutputStore } from '@ctxkit/context-core';
 import { executeGetToolOutput, GET_TOOL_OUTPUT_TOOL } from '@ctxkit/tool-output-store';
-import type { Tool } from './tool.js';
+import type { Tool, ToolRunContext } from './tool.js';
 
 /**
- * `get_tool_output` (seed 004): reads back an output the worker offloaded, by ref, whole or by
- * line range, grep or JSON path, at most `max_chars` characters. Bad arguments and unknown refs
- * throw a `ContextError` whose message goes back to the model.
+ * `get_tool_output` (seed 004): reads back an output the worker offloaded in the conversation the
+ * call is made in, by ref, whole or by line range, grep or JSON path, at most `max_chars`
+ * characters. Bad arguments and unknown refs (another conversation's among them) throw a
+ * `ContextError` whose message goes back to the model.
  */
 export function createGetToolOutputTool(store: ToolOutputStore): Tool {
   const { name, description, parameters } = GET_TOOL_OUTPUT_TOOL;
   return Object.freeze({
     definition: { name, description, parameters: structuredClone(parameters) },
-    run: (input: Readonly<Record<string, unknown>>) => executeGetToolOutput(store, input),
+    run: (input: Readonly<Record<string, unknown>>, context: ToolRunContext) =>
+      executeGetToolOutput(store, context.conversationId, input),
   });
 }

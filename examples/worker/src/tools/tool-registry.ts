@@ -1,17 +1,18 @@
 import { ContextError, type ToolCallPart, type ToolResultPart } from '@ctxkit/context-core';
 import type { ToolDefinition } from '../chat-model.js';
-import type { Tool } from './tool.js';
+import type { Tool, ToolRunContext } from './tool.js';
 
 /** The tools of a worker, by name. */
 export interface ToolRegistry {
   /** What the model is told about every tool, in registration order. */
   readonly definitions: readonly ToolDefinition[];
   /**
-   * Runs one tool call and returns its result part. Never throws for the tool's sake: an unknown
-   * tool, bad input or a failing tool becomes a result with `isError: true` whose output tells
-   * the model what went wrong. Only an aborted `signal` throws.
+   * Runs one tool call made in `context.conversationId` and returns its result part. Never
+   * throws for the tool's sake: an unknown tool, bad input or a failing tool becomes a result
+   * with `isError: true` whose output tells the model what went wrong. Only an aborted
+   * `context.signal` throws.
    */
-  run(call: ToolCallPart, signal?: AbortSignal): Promise<ToolResultPart>;
+  run(call: ToolCallPart, context: ToolRunContext): Promise<ToolResultPart>;
 }
 
 /** Creates a {@link ToolRegistry}; throws a `ContextError` (`invalid_option`) for two tools with one name. */
@@ -31,7 +32,7 @@ export function createToolRegistry(tools: readonly Tool[]): ToolRegistry {
 
   return Object.freeze({
     definitions,
-    async run(call: ToolCallPart, signal?: AbortSignal): Promise<ToolResultPart> {
+    async run(call: ToolCallPart, context: ToolRunContext): Promise<ToolResultPart> {
       const result = (output: string, isError: boolean): ToolResultPart => ({
         type: 'tool-result',
         toolCallId: call.toolCallId,
@@ -54,9 +55,9 @@ export function createToolRegistry(tools: readonly Tool[]): ToolRegistry {
         );
       }
       try {
-        return result(await tool.run(input, signal), false);
+        return result(await tool.run(input, context), false);
       } catch (error) {
-        if (signal?.aborted) throw error;
+        if (context.signal?.aborted) throw error;
         const message = ContextError.isInstance(error)
           ? error.message.replace(/^\[ctxkit\/[^\]]+\] /, '')
           : `${call.toolName} failed: ${error instanceof Error ? error.message : String(error)}`;

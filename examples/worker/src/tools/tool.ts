@@ -1,6 +1,14 @@
 import { ContextError } from '@ctxkit/context-core';
 import type { ToolDefinition } from '../chat-model.js';
 
+/** Where a tool call runs. */
+export interface ToolRunContext {
+  /** The conversation whose model made the call. */
+  conversationId: string;
+  /** Aborts the call. */
+  signal?: AbortSignal;
+}
+
 /** A tool the worker runs for the model. */
 export interface Tool {
   /** What the model is told about it. */
@@ -9,7 +17,7 @@ export interface Tool {
    * Runs it on the model's input and returns its output as text. Throws a `ContextError`
    * (`invalid_tool_input` or `tool_failed`) with a message meant for the model.
    */
-  run(input: Readonly<Record<string, unknown>>, signal?: AbortSignal): Promise<string>;
+  run(input: Readonly<Record<string, unknown>>, context: ToolRunContext): Promise<string>;
 }
 
 /** The error a tool throws for input it cannot use; its message goes back to the model. */

@@ -9,8 +9,10 @@ import { sampleText } from './sample-text.js';
 export interface TestToolOutputStoreOptions<Store extends ToolOutputStore> {
   /** Name of the `describe` block. */
   name: string;
-  /** Makes an empty store. */
+  /** Makes an empty store, scoped to conversations (the default of every store). */
   create: () => Promise<Store>;
+  /** Makes an empty store created with `shareAcrossConversations: true`, when the store offers it. */
+  createShared?: () => Promise<Store>;
   /** Opens the same data again, to prove persistence. */
   reopen?: (store: Store) => Promise<Store>;
   /** Releases a store. */
@@ -20,7 +22,10 @@ export interface TestToolOutputStoreOptions<Store extends ToolOutputStore> {
 /**
  * The tool output store conformance suite: outputs read back byte for byte (any text, up to
  * megabytes), metadata kept, unique references, line ranges, grep, JSON paths and character caps,
- * clear errors for unknown references and malformed queries, and persistence when `reopen` is given.
+ * clear errors for unknown references and malformed queries, every output read only by the
+ * conversation it was stored for (another conversation's reference refused exactly like one never
+ * stored), reading across conversations when `createShared` is given, and persistence when
+ * `reopen` is given.
  */
 export function testToolOutputStore<Store extends ToolOutputStore>(
   options: TestToolOutputStoreOptions<Store>,
@@ -31,7 +36,26 @@ export function testToolOutputStore<Store extends ToolOutputStore>(
     open.push(store);
     return store;
   };
-  const meta = { toolName: 'get_logs', toolCallId: 'call_1', conversationId: 'c1', service: 'api' };
+  const meta = { toolName: 'get_logs', toolCallId: 'call_1', service: 'api' };
+  /** The code of the ContextError `promise` rejects with. */
+  const code = async (promise: Promise<unknown>) => {
+    const error = await promise.then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(ContextError.isInstance(error)).toBe(true);
+    return (error as ContextError).code;
+  };
+  /** What a refusal of `ref` says, with the ref itself left out, to compare two refusals. */
+  const refusal = async (promise: Promise<unknown>, ref: string) => {
+    const error = await promise.then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(ContextError.isInstance(error, 'unknown_ref')).toBe(true);
+    const { message, details } = error as ContextError;
+    return { message: message.replaceAll(ref, '<ref>'), details: { ...details, ref: '<ref>' } };
+  };
 
   describe(`${options.name} (tool output store conformance)`, () => {
     afterEach(async () => {
@@ -42,27 +66,27 @@ export function testToolOutputStore<Store extends ToolOutputStore>(
       const store = await create();
       await fc.assert(
         fc.asyncProperty(fc.string({ unit: 'grapheme', maxLength: 2_000 }), async (output) => {
-          const ref = await store.put(output, meta);
-          const slice = await store.get(ref);
+          const ref = await store.put('c1', output, meta);
+          const slice = await store.get('c1', ref);
           expect(slice.text).toBe(output);
           expect(slice).toMatchObject({ ref, meta, totalChars: output.length, truncated: false });
         }),
         fuzzParameters(100),
       );
       const large = sampleText('log', 1_000_000, 7);
-      const ref = await store.put(large, meta);
-      expect((await store.get(ref)).text).toBe(large);
-      expect((await store.get(await store.put('', meta))).text).toBe('');
+      const ref = await store.put('c1', large, meta);
+      expect((await store.get('c1', ref)).text).toBe(large);
+      expect((await store.get('c1', await store.put('c1', '', meta))).text).toBe('');
     });
 
     it('gives every output its own reference', async () => {
       const store = await create();
       const refs = await Promise.all(
-        Array.from({ length: 50 }, (_, index) => store.put(`output ${index}`, meta)),
+        Array.from({ length: 50 }, (_, index) => store.put('c1', `output ${index}`, meta)),
       );
       expect(new Set(refs).size).toBe(50);
       for (const ref of refs) expect(ref).toMatch(/^toolout_[0-9a-f]{16}$/);
-      expect((await store.get(refs[17] as string)).text).toBe('output 17');
+      expect((await store.get('c1', refs[17] as string)).text).toBe('output 17');
     });
 
     it('selects line ranges, grep matches and character caps', async () => {
@@ -71,20 +95,24 @@ export function testToolOutputStore<Store extends ToolOutputStore>(
         { length: 100 },
         (_, index) => `${index % 10 === 0 ? 'ERROR' : 'INFO'} line ${index + 1}`,
       ).join('\n');
-      const ref = await store.put(`${output}\n`, meta);
-      expect(await store.get(ref, { startLine: 2, endLine: 4 })).toMatchObject({
+      const ref = await store.put('c1', `${output}\n`, meta);
+      expect(await store.get('c1', ref, { startLine: 2, endLine: 4 })).toMatchObject({
         text: 'INFO line 2\nINFO line 3\nINFO line 4',
         totalLines: 100,
         matchedLines: 3,
       });
-      expect((await store.get(ref, { startLine: 99 })).text).toBe('INFO line 99\nINFO line 100');
-      const errors = await store.get(ref, { grep: '^ERROR' });
+      expect((await store.get('c1', ref, { startLine: 99 })).text).toBe(
+        'INFO line 99\nINFO line 100',
+      );
+      const errors = await store.get('c1', ref, { grep: '^ERROR' });
       expect(errors.matchedLines).toBe(10);
       expect(errors.text.split('\n')[1]).toBe('ERROR line 11');
-      expect(await store.get(ref, { grep: 'ERROR', startLine: 15, endLine: 35 })).toMatchObject({
+      expect(
+        await store.get('c1', ref, { grep: 'ERROR', startLine: 15, endLine: 35 }),
+      ).toMatchObject({
         text: 'ERROR line 21\nERROR line 31',
       });
-      expect(await store.get(ref, { maxChars: 10 })).toMatchObject({
+      expect(await store.get('c1', ref, { maxChars: 10 })).toMatchObject({
         text: 'ERROR line',
         truncated: true,
       });
@@ -98,54 +126,112 @@ export function testToolOutputStore<Store extends ToolOutputStore>(
           { id: 'b2', name: 'db', 'odd key': true },
         ],
       };
-      const ref = await store.put(JSON.stringify(inventory), { toolName: 'list_containers' });
-      expect(JSON.parse((await store.get(ref, { jsonPath: '$.containers[1].name' })).text)).toBe(
-        'db',
-      );
-      expect(JSON.parse((await store.get(ref, { jsonPath: '$.containers[*].id' })).text)).toEqual([
-        'a1',
-        'b2',
-      ]);
+      const ref = await store.put('c1', JSON.stringify(inventory), { toolName: 'list_containers' });
       expect(
-        JSON.parse((await store.get(ref, { jsonPath: "$.containers[1]['odd key']" })).text),
+        JSON.parse((await store.get('c1', ref, { jsonPath: '$.containers[1].name' })).text),
+      ).toBe('db');
+      expect(
+        JSON.parse((await store.get('c1', ref, { jsonPath: '$.containers[*].id' })).text),
+      ).toEqual(['a1', 'b2']);
+      expect(
+        JSON.parse((await store.get('c1', ref, { jsonPath: "$.containers[1]['odd key']" })).text),
       ).toBe(true);
-      expect((await store.get(ref, { jsonPath: '$.nothing.here' })).text).toBe('');
+      expect((await store.get('c1', ref, { jsonPath: '$.nothing.here' })).text).toBe('');
     });
 
     it('fails clearly for unknown references and malformed queries', async () => {
       const store = await create();
-      const ref = await store.put('{"a":1}\nnot json', meta);
-      const code = async (promise: Promise<unknown>) => {
-        const error = await promise.then(
-          () => undefined,
-          (caught: unknown) => caught,
-        );
-        expect(ContextError.isInstance(error)).toBe(true);
-        return (error as ContextError).code;
-      };
-      expect(await code(store.get('toolout_0000000000000000'))).toBe('unknown_ref');
-      expect(await code(store.get('not-a-ref'))).toBe('unknown_ref');
-      expect(await code(store.get(ref, { startLine: 0 }))).toBe('invalid_query');
-      expect(await code(store.get(ref, { startLine: 5, endLine: 2 }))).toBe('invalid_query');
-      expect(await code(store.get(ref, { grep: '(' }))).toBe('invalid_query');
-      expect(await code(store.get(ref, { grep: '' }))).toBe('invalid_query');
-      expect(await code(store.get(ref, { grep: 'x'.repeat(300) }))).toBe('invalid_query');
-      expect(await code(store.get(ref, { jsonPath: '$.a' }))).toBe('invalid_query');
-      expect(await code(store.get(ref, { jsonPath: 'a.b' }))).toBe('invalid_query');
-      expect(await code(store.get(ref, { maxChars: -1 }))).toBe('invalid_query');
-      expect(await code(store.put(42 as unknown as string, meta))).toBe('invalid_option');
-      expect(await code(store.put('x', { toolName: '' }))).toBe('invalid_option');
+      const ref = await store.put('c1', '{"a":1}\nnot json', meta);
+      expect(await code(store.get('c1', 'toolout_0000000000000000'))).toBe('unknown_ref');
+      expect(await code(store.get('c1', 'not-a-ref'))).toBe('unknown_ref');
+      expect(await code(store.get('c1', ref, { startLine: 0 }))).toBe('invalid_query');
+      expect(await code(store.get('c1', ref, { startLine: 5, endLine: 2 }))).toBe('invalid_query');
+      expect(await code(store.get('c1', ref, { grep: '(' }))).toBe('invalid_query');
+      expect(await code(store.get('c1', ref, { grep: '' }))).toBe('invalid_query');
+      expect(await code(store.get('c1', ref, { grep: 'x'.repeat(300) }))).toBe('invalid_query');
+      expect(await code(store.get('c1', ref, { jsonPath: '$.a' }))).toBe('invalid_query');
+      expect(await code(store.get('c1', ref, { jsonPath: 'a.b' }))).toBe('invalid_query');
+      expect(await code(store.get('c1', ref, { maxChars: -1 }))).toBe('invalid_query');
+      expect(await code(store.put('c1', 42 as unknown as string, meta))).toBe('invalid_option');
+      expect(await code(store.put('c1', 'x', { toolName: '' }))).toBe('invalid_option');
+      expect(await code(store.put('', 'x', meta))).toBe('invalid_option');
+      expect(await code(store.put(7 as unknown as string, 'x', meta))).toBe('invalid_option');
+      expect(await code(store.put('c1', 'x', { ...meta, conversationId: 'c2' }))).toBe(
+        'invalid_option',
+      );
+      expect(await code(store.get('', ref))).toBe('invalid_option');
+      expect(await code(store.get(undefined as unknown as string, ref))).toBe('invalid_option');
+      expect((await store.get('c1', ref)).text).toBe('{"a":1}\nnot json');
+      const named = { ...meta, conversationId: 'c1' };
+      expect(await store.get('c1', await store.put('c1', 'x', named))).toMatchObject({
+        text: 'x',
+        meta: named,
+      });
     });
+
+    it('reads an output only in the conversation it was stored for', async () => {
+      const store = await create();
+      const ids = fc.oneof(
+        fc.constantFrom(
+          'c1',
+          'C1',
+          'c1 ',
+          ' c1',
+          'c10',
+          'c',
+          'é',
+          'e\u0301',
+          '日本',
+          '🚀',
+          '%',
+          '_',
+        ),
+        fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }),
+      );
+      await fc.assert(
+        fc.asyncProperty(
+          ids,
+          ids,
+          fc.string({ unit: 'grapheme', maxLength: 200 }),
+          async (owner, other, output) => {
+            fc.pre(owner !== other);
+            const ref = await store.put(owner, output, meta);
+            const never = ref.endsWith('0') ? `${ref.slice(0, -1)}1` : `${ref.slice(0, -1)}0`;
+            // Refused exactly like a ref never stored, even with a query that is malformed.
+            expect(await refusal(store.get(other, ref), ref)).toEqual(
+              await refusal(store.get(other, never), never),
+            );
+            expect(await code(store.get(other, ref, { grep: '(' }))).toBe('unknown_ref');
+            expect(await store.get(owner, ref)).toMatchObject({ ref, text: output, meta });
+          },
+        ),
+        fuzzParameters(100),
+      );
+    });
+
+    const createShared = options.createShared;
+    if (createShared) {
+      it('reads outputs across conversations only when created shared', async () => {
+        const shared = await createShared();
+        open.push(shared);
+        const ref = await shared.put('c1', 'shared output', meta);
+        expect(await shared.get('c2', ref)).toMatchObject({ text: 'shared output', meta });
+        expect(await shared.get('c1', ref)).toMatchObject({ text: 'shared output', meta });
+        expect(await code(shared.get('c2', 'toolout_0000000000000000'))).toBe('unknown_ref');
+        expect(await code(shared.get('', ref))).toBe('invalid_option');
+        expect(await code(shared.put('', 'x', meta))).toBe('invalid_option');
+      });
+    }
 
     const reopen = options.reopen;
     if (reopen) {
       it('keeps outputs after being reopened', async () => {
         const store = await create();
         const output = sampleText('json', 50_000, 3);
-        const ref = await store.put(output, meta);
+        const ref = await store.put('c1', output, meta);
         const reopened = await reopen(store);
         open.push(reopened);
-        expect(await reopened.get(ref)).toMatchObject({ text: output, meta });
+        expect(await reopened.get('c1', ref)).toMatchObject({ text: output, meta });
       });
     }
   });

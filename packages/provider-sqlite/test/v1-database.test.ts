@@ -1,0 +1,124 @@
+import { copyFileSync, readFileSync } from 'node:fs';
+import { createHeuristicCounter, type Message, type ToolOutputSlice } from '@ctxkit/context-core';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import {
+  createKyselySummaryStore,
+  createKyselyToolOutputStore,
+  createSqliteProvider,
+} from '../src/index.js';
+import { tempDatabasePath } from './helpers.js';
+
+// test/fixtures/v1-database.sqlite was written by the first release of this package (commit
+// 036c689, schema migrations 0001 to 0003): a script run with tsx in a checkout of that commit
+// appended to two conversations ("ops" and "other"), archived the first five messages of "ops",
+// recorded a context.compressed and a context.reset event, put a summary of "ops", and put two
+// tool outputs, one with meta.conversationId "ops" (so that release also wrote "ops" into the
+// row's conversation_id) and one without a conversation (conversation_id null). The messages hold
+// thinking signatures, pinned and summary messages, parallel tool calls, string and object tool
+// inputs, error results and non-ASCII text. v1-database.json is what that release read back from
+// the file, token counts left out (they are a cache, recounted at will).
+const fixture = new URL('./fixtures/v1-database.sqlite', import.meta.url);
+const expected = JSON.parse(
+  readFileSync(new URL('./fixtures/v1-database.json', import.meta.url), 'utf8'),
+) as {
+  history: Record<string, Message[]>;
+  archives: { info: { archiveId: string }; messages: Message[] }[];
+  events: unknown[];
+  summary: unknown;
+  toolOutput: ToolOutputSlice;
+  toolOutputWithoutConversation: ToolOutputSlice;
+};
+
+function withoutCounts(messages: Message[]): Message[] {
+  return messages.map(({ tokens: _tokens, tokenCounter: _counter, ...message }) => message);
+}
+
+/** A copy of the fixture, to open with this release. */
+function copyOfFixture(): string {
+  const file = tempDatabasePath('v1.sqlite');
+  copyFileSync(fixture, file);
+  return file;
+}
+
+/** Every stored tool output row, as the file holds it. */
+function toolOutputRows(file: string): unknown[] {
+  const raw = new Database(file, { readonly: true });
+  try {
+    return raw.prepare('select * from tool_outputs order by ref').all();
+  } finally {
+    raw.close();
+  }
+}
+
+describe('a database written by the first release', () => {
+  it('reads back every message, archive, event, summary and tool output unchanged', async () => {
+    const file = copyOfFixture();
+    const rowsBefore = toolOutputRows(file);
+    const provider = createSqliteProvider({ filename: file, counter: createHeuristicCounter() });
+    try {
+      for (const [conversationId, messages] of Object.entries(expected.history)) {
+        expect(withoutCounts(await provider.getHistory(conversationId))).toEqual(messages);
+      }
+      const archives = await provider.listArchives('ops');
+      expect(archives).toEqual(expected.archives.map((archive) => archive.info));
+      for (const archive of expected.archives) {
+        const messages = await provider.getArchive('ops', archive.info.archiveId);
+        expect(withoutCounts(messages)).toEqual(archive.messages);
+      }
+      expect(await provider.listEvents('ops')).toEqual(expected.events);
+      const summaries = createKyselySummaryStore({ db: provider.db });
+      expect(await summaries.get('ops')).toEqual(expected.summary);
+      const outputs = createKyselyToolOutputStore({ db: provider.db });
+      expect(await outputs.get('ops', expected.toolOutput.ref)).toEqual(expected.toolOutput);
+    } finally {
+      await provider.close();
+    }
+    expect(toolOutputRows(file)).toEqual(rowsBefore);
+  });
+
+  it('keeps each tool output in its conversation, and one stored without any for shared stores', async () => {
+    const file = copyOfFixture();
+    const rowsBefore = toolOutputRows(file);
+    const provider = createSqliteProvider({ filename: file, counter: createHeuristicCounter() });
+    try {
+      const scoped = createKyselyToolOutputStore({ db: provider.db });
+      const unscoped = expected.toolOutputWithoutConversation.ref;
+      for (const [conversationId, ref] of [
+        ['other', expected.toolOutput.ref],
+        ['ops', unscoped],
+        ['other', unscoped],
+      ] as const) {
+        await expect(scoped.get(conversationId, ref)).rejects.toMatchObject({
+          code: 'unknown_ref',
+        });
+      }
+      const shared = createKyselyToolOutputStore({
+        db: provider.db,
+        shareAcrossConversations: true,
+      });
+      expect(await shared.get('ops', unscoped)).toEqual(expected.toolOutputWithoutConversation);
+      expect(await shared.get('other', expected.toolOutput.ref)).toEqual(expected.toolOutput);
+    } finally {
+      await provider.close();
+    }
+    expect(toolOutputRows(file)).toEqual(rowsBefore);
+  });
+
+  it('keeps taking appends and tool outputs after the upgrade', async () => {
+    const file = copyOfFixture();
+    const provider = createSqliteProvider({ filename: file, counter: createHeuristicCounter() });
+    try {
+      await provider.append('ops', { role: 'user', content: 'And now?' });
+      const history = withoutCounts(await provider.getHistory('ops'));
+      expect(history.slice(0, -1)).toEqual(expected.history.ops);
+      expect(history.at(-1)).toMatchObject({ role: 'user', content: 'And now?' });
+      const outputs = createKyselyToolOutputStore({ db: provider.db });
+      const ref = await outputs.put('ops', 'new output', { toolName: 'get_logs' });
+      expect((await outputs.get('ops', ref)).text).toBe('new output');
+      await expect(outputs.get('other', ref)).rejects.toMatchObject({ code: 'unknown_ref' });
+    } finally {
+      await provider.close();
+    }
+  });
+});
