@@ -141,8 +141,10 @@ function selectJson(output: string, path: string, fail: (problem: string) => nev
     const next: unknown[] = [];
     for (const node of nodes) {
       if (segment.kind === 'all') {
-        if (Array.isArray(node)) next.push(...node);
-        else if (typeof node === 'object' && node !== null) next.push(...Object.values(node));
+        // A loop, not push(...items): spreading a huge array overflows the call stack.
+        if (Array.isArray(node)) for (const item of node) next.push(item);
+        else if (typeof node === 'object' && node !== null)
+          for (const value of Object.values(node)) next.push(value);
       } else if (segment.kind === 'index') {
         if (Array.isArray(node) && segment.index < node.length) next.push(node[segment.index]);
       } else if (typeof node === 'object' && node !== null && Object.hasOwn(node, segment.key)) {
@@ -153,7 +155,16 @@ function selectJson(output: string, path: string, fail: (problem: string) => nev
   }
   if (nodes.length === 0) return '';
   const wildcard = segments.some((segment) => segment.kind === 'all');
-  return JSON.stringify(wildcard ? nodes : nodes[0], null, 2);
+  try {
+    return JSON.stringify(wildcard ? nodes : nodes[0], null, 2);
+  } catch (error) {
+    // JSON.parse reads any depth, but printing recurses: a value nested tens of thousands of
+    // levels deep overflows the stack. Say so, and how to get at it, instead of a RangeError.
+    if (!(error instanceof RangeError)) throw error;
+    return fail(
+      `the selected JSON is nested too deeply to print (${JSON.stringify(path)}); select a deeper path, or read it by lines.`,
+    );
+  }
 }
 
 const PATH_TOKEN =

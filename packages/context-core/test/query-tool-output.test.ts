@@ -24,6 +24,28 @@ describe('queryToolOutput', () => {
     expect(slice.text).toBe('  "error",');
   });
 
+  it('answers a JSON path into 100,000 levels of nesting with invalid_query, not a RangeError', () => {
+    const deep = `${'['.repeat(100_000)}1${']'.repeat(100_000)}`;
+    const error = (() => {
+      try {
+        queryToolOutput('r', deep, meta, { jsonPath: '$[0]' });
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(error).toMatchObject({ code: 'invalid_query' });
+    expect((error as Error).message).toMatch(/nested too deeply to print/);
+    const path = `$${'[0]'.repeat(100_000)}`;
+    expect(queryToolOutput('r', deep, meta, { jsonPath: path }).text).toBe('1');
+  });
+
+  it('selects every item of an array too large to spread into arguments', () => {
+    const output = JSON.stringify(Array.from({ length: 300_000 }, (_, index) => index));
+    const slice = queryToolOutput('r', output, meta, { jsonPath: '$[*]', maxChars: 20 });
+    expect(slice.truncated).toBe(true);
+    expect(slice.text.startsWith('[\n  0,\n  1,')).toBe(true);
+  });
+
   it('stops a slow grep at the time limit and says it was cut short', () => {
     const lines = ['b first', ...Array.from({ length: 50 }, () => `${'a'.repeat(5_000)}!`)].join(
       '\n',

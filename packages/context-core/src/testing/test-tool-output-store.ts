@@ -152,6 +152,8 @@ export function testToolOutputStore<Store extends ToolOutputStore>(
       expect(await code(store.get('c1', ref, { jsonPath: '$.a' }))).toBe('invalid_query');
       expect(await code(store.get('c1', ref, { jsonPath: 'a.b' }))).toBe('invalid_query');
       expect(await code(store.get('c1', ref, { maxChars: -1 }))).toBe('invalid_query');
+      const deep = await store.put('c1', `${'['.repeat(100_000)}1${']'.repeat(100_000)}`, meta);
+      expect(await code(store.get('c1', deep, { jsonPath: '$[0]' }))).toBe('invalid_query');
       expect(await code(store.put('c1', 42 as unknown as string, meta))).toBe('invalid_option');
       expect(await code(store.put('c1', 'x', { toolName: '' }))).toBe('invalid_option');
       expect(await code(store.put('', 'x', meta))).toBe('invalid_option');
