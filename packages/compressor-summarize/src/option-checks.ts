@@ -62,9 +62,11 @@ export function textOption(
   return value;
 }
 
-// --- internal helpers ---
-
-function invalidOption(
+/**
+ * The {@link ContextError} (`invalid_option`) for an option of `factory` that is not `expected`:
+ * names the factory, the option and the value.
+ */
+export function invalidOption(
   factory: string,
   option: string,
   value: unknown,
@@ -77,6 +79,8 @@ function invalidOption(
     details: { factory, option },
   });
 }
+
+// --- internal helpers ---
 
 function describe(value: unknown): string {
   if (value === null) return 'null';
