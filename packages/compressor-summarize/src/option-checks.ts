@@ -19,6 +19,30 @@ export function wholeNumberOption<Fallback extends number | undefined>(
   return value;
 }
 
+/**
+ * `value` when it is a whole number of at least `minimum` or `Infinity` (no limit), `fallback`
+ * when it is undefined; otherwise throws a {@link ContextError} (`invalid_option`).
+ */
+export function tokenLimitOption(
+  factory: string,
+  option: string,
+  value: unknown,
+  fallback: number,
+  minimum: number,
+): number {
+  if (value === undefined) return fallback;
+  if (value === Number.POSITIVE_INFINITY) return value;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < minimum) {
+    throw invalidOption(
+      factory,
+      option,
+      value,
+      `a whole number of at least ${minimum}, or Infinity`,
+    );
+  }
+  return value;
+}
+
 /** `value` when it is a function; otherwise (missing included) throws. */
 export function requiredFunctionOption<Value>(
   factory: string,

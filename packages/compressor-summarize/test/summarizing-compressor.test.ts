@@ -86,6 +86,13 @@ describe('createSummarizingCompressor', () => {
       [{ summarize, keepRecentTokens: -1 }, 'keepRecentTokens'],
       [{ summarize, reserveTokens: 0 }, 'reserveTokens'],
       [{ summarize, timeoutMs: 1.5 }, 'timeoutMs'],
+      [{ summarize, maxSummarizerInputTokens: 255 }, 'maxSummarizerInputTokens'],
+      [{ summarize, maxSummarizerInputTokens: 1_000.5 }, 'maxSummarizerInputTokens'],
+      [{ summarize, maxSummarizerInputTokens: '4k' }, 'maxSummarizerInputTokens'],
+      [
+        { summarize: Object.assign(async () => '', { maxInputTokens: 0 }) },
+        'summarize.maxInputTokens',
+      ],
       [{ summarize, store: {} }, 'store'],
       [{ summarize, events: { record: 1 } }, 'events'],
       [{ summarize, name: '' }, 'name'],
