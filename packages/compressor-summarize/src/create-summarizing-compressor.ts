@@ -33,6 +33,7 @@ import {
   MIN_SUMMARIZER_INPUT_TOKENS,
 } from './summarizer-input-limit.js';
 import { SOURCE } from './summarizer-source.js';
+import { type BackoffState, createSummaryBackoff } from './summary-backoff.js';
 import { capSummaryText, SUMMARY_HEADER, summaryMessage } from './summary-message.js';
 
 /** Options of {@link createSummarizingCompressor}. */
@@ -53,8 +54,9 @@ export interface SummarizingCompressorOptions {
   /** Where summaries are kept between turns, by conversation; default an in-memory store. */
   store?: SummaryStore;
   /**
-   * Receives `context.summary_failed` when a summary call fails and the compressor trims instead
-   * (only when the context names a conversation).
+   * Receives `context.summary_failed` when a summary call fails and the compressor trims instead,
+   * and `context.summary_skipped` for each turn trimmed without a call while it backs off (only
+   * when the context names a conversation).
    */
   events?: EventSink;
   /**
@@ -66,6 +68,12 @@ export interface SummarizingCompressorOptions {
    * 256; `Infinity` for no bound.
    */
   maxSummarizerInputTokens?: number;
+  /**
+   * After a failed summary, how many of the conversation's next compressions that need one trim
+   * without calling the summarizer; each further failure in a row doubles the wait, up to 16
+   * times this. Counted in turns, not time, and kept in memory. Default 4; 0 retries every turn.
+   */
+  backoffTurns?: number;
   /** Longest one summarizer call may take, in milliseconds, before it is aborted; default no limit. */
   timeoutMs?: number;
   /** Name shown in reports; default `summarize`. */
@@ -74,6 +82,9 @@ export interface SummarizingCompressorOptions {
 
 /** The event recorded when a summary call fails and the history is trimmed instead. */
 export const SUMMARY_FAILED_EVENT = 'context.summary_failed';
+
+/** The event recorded when a turn is trimmed without a summary call, backing off after failures. */
+export const SUMMARY_SKIPPED_EVENT = 'context.summary_skipped';
 
 /**
  * A compressor that folds older history into one summary instead of dropping it. A history that
@@ -96,8 +107,10 @@ export const SUMMARY_FAILED_EVENT = 'context.summary_failed';
  * When a summary call fails, returns no text or outlives `timeoutMs`, the history is trimmed
  * instead and a `context.summary_failed` event is recorded. The stored summary is left as it was,
  * unless chunks before the failing one were folded: that progress is stored. Nothing is ever
- * deleted. When the newest unit leaves no room for a new summary, the history is trimmed too,
- * without a call. Trimming is `trimToBudget`, run beside the stored summary (kept
+ * deleted. The conversation's next `backoffTurns` compressions that need a summary then trim
+ * without a call (recording `context.summary_skipped`), and each further failure in a row
+ * doubles the wait. When the newest unit leaves no room for a new summary, the history is
+ * trimmed too, without a call. Trimming is `trimToBudget`, run beside the stored summary (kept
  * first, the newest unit cut around it) when there is one that matches the history. An aborted
  * `context.signal` throws a ContextError (`aborted`) and stores nothing.
  *
@@ -141,6 +154,9 @@ export function createSummarizingCompressor(
     ),
     MIN_SUMMARIZER_INPUT_TOKENS,
   );
+  const backoff = createSummaryBackoff(
+    wholeNumberOption(factory, 'backoffTurns', options.backoffTurns, 4),
+  );
   const timeoutMs = wholeNumberOption(factory, 'timeoutMs', options.timeoutMs, undefined, 1);
   const store = objectOption<SummaryStore>(
     factory,
@@ -159,6 +175,7 @@ export function createSummarizingCompressor(
     context: CompressContext,
     outcome: { error: unknown; calls: number; progress?: { folded: number } },
     folding: number,
+    retryAfterTurns: number,
   ): Promise<void> => {
     if (!events || context.conversationId === undefined) return;
     const { error } = outcome;
@@ -174,9 +191,32 @@ export function createSummarizingCompressor(
         calls: outcome.calls,
         folded: outcome.progress?.folded ?? 0,
         fallback: trim.name,
+        retryAfterTurns,
       },
     });
   };
+  const recordSkip = async (
+    context: CompressContext,
+    waiting: BackoffState,
+    folding: number,
+  ): Promise<void> => {
+    if (!events || context.conversationId === undefined) return;
+    await events.record({
+      type: SUMMARY_SKIPPED_EVENT,
+      conversationId: context.conversationId,
+      at: new Date().toISOString(),
+      payload: {
+        compressor: name,
+        reason: 'backoff',
+        failures: waiting.failures,
+        error: waiting.error,
+        turnsLeft: waiting.turnsLeft,
+        messages: folding,
+        fallback: trim.name,
+      },
+    });
+  };
+
   return Object.freeze({
     name,
     async compress(
@@ -251,6 +291,11 @@ export function createSummarizingCompressor(
         const kept = reuse ? finish(stored, plan.recentStart, plan.summaryTokens) : undefined;
         return kept ?? trimmed(storedBeside);
       }
+      const waiting = backoff.skip(conversationId);
+      if (waiting !== undefined) {
+        await recordSkip(context, waiting, items.length);
+        return trimmed(storedBeside);
+      }
       const outcome = await foldInChunks(items, reuse ? stored.text : undefined, {
         summarize: (chunk, previous) =>
           callSummarizer(summarize, chunk, previous, context.signal, timeoutMs, name),
@@ -262,7 +307,8 @@ export function createSummarizingCompressor(
       const coveredBefore = reuse ? stored.covers.count : 0;
       if (!outcome.done) {
         if (context.signal?.aborted) throw abortedError(name, context.signal);
-        await recordFailure(context, outcome, items.length);
+        const retryAfterTurns = backoff.failed(conversationId, errorText(outcome.error));
+        await recordFailure(context, outcome, items.length, retryAfterTurns);
         const { progress } = outcome;
         if (progress === undefined) return trimmed(storedBeside);
         // The chunks folded before the failure are kept: the next try goes on from there.
@@ -275,6 +321,7 @@ export function createSummarizingCompressor(
         if (conversationId !== undefined) await store.put(conversationId, partial);
         return trimmed({ summary: partial, end: progress.end });
       }
+      backoff.succeeded(conversationId);
       const summary = storedSummary(
         messages,
         capSummaryText(outcome.text, plan.summaryTokens, counter) as string,

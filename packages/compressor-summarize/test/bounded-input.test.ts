@@ -171,6 +171,7 @@ describe('maxSummarizerInputTokens', () => {
       events,
       maxSummarizerInputTokens: 1_500,
       keepRecentTokens: 1_500,
+      backoffTurns: 1,
     });
     const budget = { maxTokens: 4_000 };
     const history = conversation(20);
@@ -185,8 +186,10 @@ describe('maxSummarizerInputTokens', () => {
     const kept = new Set(failed.messages.map((message) => message.id));
     expect(folded.filter((id) => kept.has(id))).toEqual([]);
     const [event] = await events.listEvents('c1', { type: SUMMARY_FAILED_EVENT });
-    expect(event?.payload).toMatchObject({ calls: 3, folded: folded.length });
+    expect(event?.payload).toMatchObject({ calls: 3, folded: folded.length, retryAfterTurns: 1 });
 
+    await compressor.compress(history, budget, context); // skipped: backing off
+    expect(calls).toHaveLength(3);
     await compressor.compress(history, budget, context);
     expect(calls.length).toBeGreaterThan(3);
     expect(calls[3]?.previousSummary).toBe(partial?.text);

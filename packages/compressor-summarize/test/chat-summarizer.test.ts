@@ -19,6 +19,7 @@ import {
   DEFAULT_SUMMARY_PROMPT,
   SUMMARY_FAILED_EVENT,
   SUMMARY_HEADER,
+  SUMMARY_SKIPPED_EVENT,
   type SummarizingCompressorOptions,
 } from '../src/index.js';
 import {
@@ -223,5 +224,38 @@ describe('the summarizer’s input, bounded by its model’s window', () => {
     expect(sent).toEqual(questions(covered.map((message) => message.content).join('\n')));
     expect(messages.slice(1)).toEqual(history.slice(covered.length));
     expect(messages[0]?.content).toBe(`${SUMMARY_HEADER}\n\nSummary ${server.requests.length}.`);
+  });
+
+  it('calls a failing model at most as often as the backoff allows over 100 turns, and says why it skips', async () => {
+    const { server, compressor, events } = await setup(
+      () => ({ status: 503, error: 'model unavailable' }),
+      {},
+      {},
+    );
+    const called: number[] = [];
+    let history = conversation(12);
+    for (let turn = 0; turn < 100; turn += 1) {
+      const before = server.requests.length;
+      const { report } = await compressor.compress(history, budget, context);
+      if (server.requests.length > before) called.push(turn);
+      expect(report.estimatedTokens).toBeLessThanOrEqual(3_000);
+      history = [...history, ...conversation(1, 2_000, 12 + turn)];
+    }
+    // 4 turns skipped after the first failure, doubling after each further one, at most 64.
+    expect(called).toEqual([0, 5, 14, 31, 64]);
+    const failed = await events.listEvents('c1', { type: SUMMARY_FAILED_EVENT });
+    expect(
+      failed.map((event) => (event.payload as Record<string, unknown>).retryAfterTurns),
+    ).toEqual([4, 8, 16, 32, 64]);
+    const skipped = await events.listEvents('c1', { type: SUMMARY_SKIPPED_EVENT });
+    expect(skipped).toHaveLength(95);
+    expect(skipped[0]?.payload).toMatchObject({
+      compressor: 'summarize',
+      reason: 'backoff',
+      failures: 1,
+      turnsLeft: 3,
+      error: expect.stringContaining('model unavailable'),
+      fallback: 'trim-to-budget',
+    });
   });
 });

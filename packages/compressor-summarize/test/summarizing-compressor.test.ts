@@ -93,6 +93,7 @@ describe('createSummarizingCompressor', () => {
         { summarize: Object.assign(async () => '', { maxInputTokens: 0 }) },
         'summarize.maxInputTokens',
       ],
+      [{ summarize, backoffTurns: -1 }, 'backoffTurns'],
       [{ summarize, store: {} }, 'store'],
       [{ summarize, events: { record: 1 } }, 'events'],
       [{ summarize, name: '' }, 'name'],
