@@ -118,7 +118,10 @@ function chooseCompressor(
         summarize:
           config.model === SCRIPTED_MODEL
             ? createExtractiveSummarizer()
-            : createModelSummarizer(model),
+            : createModelSummarizer(model, {
+                contextWindow: config.maxContextTokens,
+                maxOutputTokens: config.reserveTokens,
+              }),
         store: createKyselySummaryStore({ db: store.db }),
         events: store,
         timeoutMs: config.modelTimeoutMs,

@@ -1,8 +1,21 @@
-import type { Message } from '@ctxkit/context-core';
+import {
+  countMessageTokens,
+  createHeuristicCounter,
+  FALLBACK_MODEL_LIMITS,
+  getModelInfo,
+  type Message,
+  type ModelLimits,
+} from '@ctxkit/context-core';
 import { DEFAULT_SUMMARY_PROMPT } from './default-summary-prompt.js';
-import { requiredFunctionOption, textOption, wholeNumberOption } from './option-checks.js';
+import {
+  invalidOption,
+  requiredFunctionOption,
+  textOption,
+  wholeNumberOption,
+} from './option-checks.js';
 import { renderTranscript } from './render-transcript.js';
 import type { SummarizeOptions, Summarizer } from './summarizer.js';
+import { MIN_SUMMARIZER_INPUT_TOKENS, modelInputTokens } from './summarizer-input-limit.js';
 
 /**
  * Sends a prompt to a chat model and returns the text of its answer; an adapter over whatever
@@ -19,17 +32,34 @@ export interface ChatSummarizerOptions {
   prompt?: string;
   /** Characters of each tool output and tool-call input sent to the model; default 2,000. */
   maxToolChars?: number;
+  /**
+   * The model `complete` calls, for the size of its window: its id, looked up in core's model
+   * table (`getModelInfo`; an unknown id gets core's fallback limits), or its limits
+   * `{ contextWindow, maxOutputTokens }`. Default core's fallback limits, an 8,192-token window.
+   */
+  model?: string | ModelLimits;
+  /**
+   * Most tokens of messages and previous summary one call takes (see
+   * {@link Summarizer.maxInputTokens}); default what `model`'s window leaves beside the answer
+   * (its `maxOutputTokens`, at most 4,096) and the prompt. At least 256.
+   */
+  maxInputTokens?: number;
 }
 
 /**
- * A {@link Summarizer} on a chat model: one call per update, with `prompt` as the system message
- * and a user message holding the previous summary and a transcript of the new messages (tool
- * outputs cut to `maxToolChars`, thinking left out). Returns the model's text as the new summary.
+ * A {@link Summarizer} on a chat model: each call sends `prompt` as the system message and a user
+ * message holding the previous summary and a transcript of the new messages (tool outputs cut to
+ * `maxToolChars`, thinking left out), and returns the model's text as the new summary.
+ * Its `maxInputTokens` tells the summarizing compressor how much one call may be given, so that
+ * the request fits the model's window (as far as the compressor's counter matches the model's
+ * tokenizer): the window less the answer and the prompt (counted with core's heuristic counter),
+ * unless `maxInputTokens` is given.
  *
  * @example
  * ```ts
  * const summarize = createChatSummarizer({
  *   complete: async (messages, { signal }) => (await model.complete({ messages, tools: [], signal })).text,
+ *   model: 'gpt-4o-mini',
  * });
  * ```
  */
@@ -38,18 +68,78 @@ export function createChatSummarizer(options: ChatSummarizerOptions): Summarizer
   const complete = requiredFunctionOption<ChatComplete>(factory, 'complete', options?.complete);
   const prompt = textOption(factory, 'prompt', options.prompt, DEFAULT_SUMMARY_PROMPT);
   const maxToolChars = wholeNumberOption(factory, 'maxToolChars', options.maxToolChars, 2_000);
-  return async (messages, previousSummary, callOptions) => {
-    const transcript = renderTranscript(messages, { maxToolChars });
-    const request =
-      previousSummary === undefined
-        ? `Summarize this conversation.\n\n<conversation>\n${transcript}\n</conversation>`
-        : `Update the summary with the messages that followed it.\n\n<previous-summary>\n${previousSummary}\n</previous-summary>\n\n<new-messages>\n${transcript}\n</new-messages>`;
-    return complete(
+  const limits = modelLimitsOption(factory, options.model);
+  const given = wholeNumberOption(
+    factory,
+    'maxInputTokens',
+    options.maxInputTokens,
+    undefined,
+    MIN_SUMMARIZER_INPUT_TOKENS,
+  );
+  const maxInputTokens = given ?? modelInputTokens(limits, promptTokens(prompt));
+  if (maxInputTokens < MIN_SUMMARIZER_INPUT_TOKENS) {
+    throw invalidOption(
+      factory,
+      'model',
+      options.model,
+      `a model whose window leaves at least ${MIN_SUMMARIZER_INPUT_TOKENS} tokens beside the prompt and the answer (it leaves ${maxInputTokens})`,
+    );
+  }
+  const summarize = async (
+    messages: readonly Message[],
+    previousSummary: string | undefined,
+    callOptions: SummarizeOptions,
+  ) =>
+    complete(
       [
         { role: 'system', content: prompt },
-        { role: 'user', content: request },
+        {
+          role: 'user',
+          content: request(renderTranscript(messages, { maxToolChars }), previousSummary),
+        },
       ],
       callOptions,
     );
-  };
+  return Object.freeze(Object.assign(summarize, { maxInputTokens }));
+}
+
+// --- internal helpers ---
+
+/** The user message of a call: the transcript, after the previous summary when there is one. */
+function request(transcript: string, previousSummary: string | undefined): string {
+  return previousSummary === undefined
+    ? `Summarize this conversation.\n\n<conversation>\n${transcript}\n</conversation>`
+    : `Update the summary with the messages that followed it.\n\n<previous-summary>\n${previousSummary}\n</previous-summary>\n\n<new-messages>\n${transcript}\n</new-messages>`;
+}
+
+/** Tokens of a call without its transcript and summary: the system prompt and the framing. */
+function promptTokens(prompt: string): number {
+  const counter = createHeuristicCounter();
+  return (
+    countMessageTokens({ role: 'system', content: prompt }, counter) +
+    countMessageTokens({ role: 'user', content: request('', '') }, counter)
+  );
+}
+
+/** The limits `model` names (core's fallback limits when it is undefined); throws when malformed. */
+function modelLimitsOption(factory: string, model: unknown): ModelLimits {
+  if (model === undefined) return FALLBACK_MODEL_LIMITS;
+  if (typeof model === 'string') return getModelInfo(textOption(factory, 'model', model, ''));
+  const limits = model as Partial<ModelLimits> | null;
+  const whole = (value: unknown) =>
+    typeof value === 'number' && Number.isInteger(value) && value > 0;
+  if (
+    typeof limits !== 'object' ||
+    limits === null ||
+    !whole(limits.contextWindow) ||
+    !whole(limits.maxOutputTokens)
+  ) {
+    throw invalidOption(
+      factory,
+      'model',
+      model,
+      'a model id or { contextWindow, maxOutputTokens } in whole tokens',
+    );
+  }
+  return limits as ModelLimits;
 }

@@ -15,17 +15,19 @@ export interface ExtractiveSummarizerOptions {
  * (its role, the tools it called, and the start of its first line of text), appended to the
  * previous summary. When the summary passes `maxChars`, its first line (the conversation's
  * opening, usually the task) is kept and the oldest lines after it go first. Deterministic: the
- * same input always gives the same summary.
+ * same input always gives the same summary. Having no window, it takes any input at once
+ * (`maxInputTokens` is `Infinity`).
  */
 export function createExtractiveSummarizer(options: ExtractiveSummarizerOptions = {}): Summarizer {
   const factory = 'createExtractiveSummarizer';
   const lineChars = wholeNumberOption(factory, 'lineChars', options.lineChars, 160, 1);
   const maxChars = wholeNumberOption(factory, 'maxChars', options.maxChars, 4_000, 1);
-  return async (messages, previousSummary) => {
+  const summarize = async (messages: readonly Message[], previousSummary: string | undefined) => {
     const lines = previousSummary === undefined ? [] : previousSummary.split('\n');
     for (const message of messages) lines.push(messageLine(message, lineChars));
     return keepWithin(lines, maxChars);
   };
+  return Object.freeze(Object.assign(summarize, { maxInputTokens: Number.POSITIVE_INFINITY }));
 }
 
 // --- internal helpers ---

@@ -17,16 +17,23 @@ import {
   throwIfAborted,
 } from '@ctxkit/context-core';
 import { findCoveredEnd } from './find-covered-end.js';
+import { type FoldItem, foldInChunks } from './fold-in-chunks.js';
 import { createInMemorySummaryStore } from './in-memory-summary-store.js';
 import { messageFingerprint } from './message-fingerprint.js';
 import {
   objectOption,
   requiredFunctionOption,
   textOption,
+  tokenLimitOption,
   wholeNumberOption,
 } from './option-checks.js';
 import type { Summarizer } from './summarizer.js';
+import {
+  DEFAULT_SUMMARIZER_INPUT_TOKENS,
+  MIN_SUMMARIZER_INPUT_TOKENS,
+} from './summarizer-input-limit.js';
 import { SOURCE } from './summarizer-source.js';
+import { type BackoffState, createSummaryBackoff } from './summary-backoff.js';
 import { capSummaryText, SUMMARY_HEADER, summaryMessage } from './summary-message.js';
 
 /** Options of {@link createSummarizingCompressor}. */
@@ -47,11 +54,27 @@ export interface SummarizingCompressorOptions {
   /** Where summaries are kept between turns, by conversation; default an in-memory store. */
   store?: SummaryStore;
   /**
-   * Receives `context.summary_failed` when a summary call fails and the compressor trims instead
-   * (only when the context names a conversation).
+   * Receives `context.summary_failed` when a summary call fails and the compressor trims instead,
+   * and `context.summary_skipped` for each turn trimmed without a call while it backs off (only
+   * when the context names a conversation).
    */
   events?: EventSink;
-  /** Longest a summary call may take, in milliseconds, before it is aborted; default no limit. */
+  /**
+   * Most tokens (by the context's counter) one summarizer call receives: the messages and the
+   * summary so far. More history than that is folded in several calls, chunk by chunk, each with
+   * the summary the one before returned (at most half of this); a message too long for a chunk is
+   * cut, with a marker. Default the summarizer's `maxInputTokens` (createChatSummarizer derives
+   * it from its model's window), else {@link DEFAULT_SUMMARIZER_INPUT_TOKENS} (6,144). At least
+   * 256; `Infinity` for no bound.
+   */
+  maxSummarizerInputTokens?: number;
+  /**
+   * After a failed summary, how many of the conversation's next compressions that need one trim
+   * without calling the summarizer; each further failure in a row doubles the wait, up to 16
+   * times this. Counted in turns, not time, and kept in memory. Default 4; 0 retries every turn.
+   */
+  backoffTurns?: number;
+  /** Longest one summarizer call may take, in milliseconds, before it is aborted; default no limit. */
   timeoutMs?: number;
   /** Name shown in reports; default `summarize`. */
   name?: string;
@@ -59,6 +82,9 @@ export interface SummarizingCompressorOptions {
 
 /** The event recorded when a summary call fails and the history is trimmed instead. */
 export const SUMMARY_FAILED_EVENT = 'context.summary_failed';
+
+/** The event recorded when a turn is trimmed without a summary call, backing off after failures. */
+export const SUMMARY_SKIPPED_EVENT = 'context.summary_skipped';
 
 /**
  * A compressor that folds older history into one summary instead of dropping it. A history that
@@ -72,17 +98,21 @@ export const SUMMARY_FAILED_EVENT = 'context.summary_failed';
  * stored summary is reused and no call is made. When it no longer fits, a new window is chosen
  * (the newest units up to `keepRecentTokens`, at most half the room, so later turns fit again)
  * and only the messages that newly left it are sent to `summarize`, with the previous summary.
- * A stored summary whose last message is no longer in the history (after an archive) is replaced
- * by a fresh one. Without a conversation id nothing is stored and each compression summarizes
- * afresh. Concurrent compressions of one conversation may both call the model; the last stored
- * summary wins.
+ * No call receives more than `maxSummarizerInputTokens`: a longer stretch is folded chunk by
+ * chunk, each call with the summary the one before returned. A stored summary whose last message
+ * is no longer in the history (after an archive) is replaced by a fresh one. Without a
+ * conversation id nothing is stored and each compression summarizes afresh. Concurrent
+ * compressions of one conversation may both call the model; the last stored summary wins.
  *
  * When a summary call fails, returns no text or outlives `timeoutMs`, the history is trimmed
- * instead, a `context.summary_failed` event is recorded and the stored summary is left as it was;
- * nothing is ever deleted. When the newest unit leaves no room for a new summary, the history is
+ * instead and a `context.summary_failed` event is recorded. The stored summary is left as it was,
+ * unless chunks before the failing one were folded: that progress is stored. Nothing is ever
+ * deleted. The conversation's next `backoffTurns` compressions that need a summary then trim
+ * without a call (recording `context.summary_skipped`), and each further failure in a row
+ * doubles the wait. When the newest unit leaves no room for a new summary, the history is
  * trimmed too, without a call. Trimming is `trimToBudget`, run beside the stored summary (kept
  * first, the newest unit cut around it) when there is one that matches the history. An aborted
- * `context.signal` throws a ContextError (`aborted`).
+ * `context.signal` throws a ContextError (`aborted`) and stores nothing.
  *
  * @example
  * ```ts
@@ -111,6 +141,22 @@ export function createSummarizingCompressor(
     undefined,
     1,
   );
+  const maxInputTokens = tokenLimitOption(
+    factory,
+    'maxSummarizerInputTokens',
+    options.maxSummarizerInputTokens,
+    tokenLimitOption(
+      factory,
+      'summarize.maxInputTokens',
+      summarize.maxInputTokens,
+      DEFAULT_SUMMARIZER_INPUT_TOKENS,
+      MIN_SUMMARIZER_INPUT_TOKENS,
+    ),
+    MIN_SUMMARIZER_INPUT_TOKENS,
+  );
+  const backoff = createSummaryBackoff(
+    wholeNumberOption(factory, 'backoffTurns', options.backoffTurns, 4),
+  );
   const timeoutMs = wholeNumberOption(factory, 'timeoutMs', options.timeoutMs, undefined, 1);
   const store = objectOption<SummaryStore>(
     factory,
@@ -127,18 +173,44 @@ export function createSummarizingCompressor(
 
   const recordFailure = async (
     context: CompressContext,
-    error: unknown,
+    outcome: { error: unknown; calls: number; progress?: { folded: number } },
     folding: number,
+    retryAfterTurns: number,
   ): Promise<void> => {
     if (!events || context.conversationId === undefined) return;
+    const { error } = outcome;
     await events.record({
       type: SUMMARY_FAILED_EVENT,
       conversationId: context.conversationId,
       at: new Date().toISOString(),
       payload: {
         compressor: name,
-        error: error instanceof Error ? error.message : String(error),
+        error: errorText(error),
         ...(ContextError.isInstance(error) ? { code: error.code } : {}),
+        messages: folding,
+        calls: outcome.calls,
+        folded: outcome.progress?.folded ?? 0,
+        fallback: trim.name,
+        retryAfterTurns,
+      },
+    });
+  };
+  const recordSkip = async (
+    context: CompressContext,
+    waiting: BackoffState,
+    folding: number,
+  ): Promise<void> => {
+    if (!events || context.conversationId === undefined) return;
+    await events.record({
+      type: SUMMARY_SKIPPED_EVENT,
+      conversationId: context.conversationId,
+      at: new Date().toISOString(),
+      payload: {
+        compressor: name,
+        reason: 'backoff',
+        failures: waiting.failures,
+        error: waiting.error,
+        turnsLeft: waiting.turnsLeft,
         messages: folding,
         fallback: trim.name,
       },
@@ -182,23 +254,24 @@ export function createSummarizingCompressor(
         const summarized = messages.length - (compressed.length - 1);
         return report(name, messages, compressed, tokensBefore, tokensAfter, limit, summarized);
       };
-      // Trimming, with the stored summary kept first when there is one and room for it.
-      const trimmed = async (): Promise<CompressResult> => {
-        if (reuse) {
+      // Trimming, with a summary that matches the history kept first when there is room for it.
+      const trimmed = async (beside: SummaryInPlace | undefined): Promise<CompressResult> => {
+        if (beside !== undefined) {
           const room = Math.min(summaryTokens, Math.floor((limit - protectedTokens) / 4));
-          const text = capSummaryText(stored.text, room, counter);
+          const text = capSummaryText(beside.summary.text, room, counter);
           const kept =
             text === undefined
               ? undefined
               : await trimBeside(
-                  summaryMessage(text, stored.covers, counter),
-                  (pinned) => output(pinned, unitStartAt(units, coveredEnd + 1)),
+                  summaryMessage(text, beside.summary.covers, counter),
+                  (pinned) => output(pinned, unitStartAt(units, beside.end + 1)),
                   { messages, budget, context, tokensBefore, limit, name, trim },
                 );
           if (kept) return kept;
         }
         return trim.compress(messages, budget, context);
       };
+      const storedBeside = reuse ? { summary: stored, end: coveredEnd } : undefined;
 
       const plan = planWindow(units, counter, {
         limit,
@@ -206,47 +279,55 @@ export function createSummarizingCompressor(
         summaryTokens,
         protectedTokens,
       });
-      if (plan === undefined) return trimmed();
+      if (plan === undefined) return trimmed(storedBeside);
       // Nothing new to fold while everything after the stored summary still fits beside it.
       const reused = reuse
         ? finish(stored, unitStartAt(units, coveredEnd + 1), plan.summaryTokens)
         : undefined;
       if (reused) return reused;
 
-      const newFrom = reuse ? coveredEnd + 1 : 0;
-      const folding = messages
-        .slice(newFrom, plan.recentStart)
-        .filter((_, offset) => !inPlace[newFrom + offset]);
-      if (folding.length === 0) {
+      const items = foldItems(units, reuse ? coveredEnd + 1 : 0, plan.recentStart);
+      if (items.length === 0) {
         const kept = reuse ? finish(stored, plan.recentStart, plan.summaryTokens) : undefined;
-        return kept ?? trimmed();
+        return kept ?? trimmed(storedBeside);
       }
-      const text = await callSummarizer(
-        summarize,
-        folding,
-        reuse ? stored.text : undefined,
-        context.signal,
-        timeoutMs,
-        name,
-      ).catch((error: unknown) => {
-        if (context.signal?.aborted) throw abortedError(name, context.signal);
-        return { error };
+      const waiting = backoff.skip(conversationId);
+      if (waiting !== undefined) {
+        await recordSkip(context, waiting, items.length);
+        return trimmed(storedBeside);
+      }
+      const outcome = await foldInChunks(items, reuse ? stored.text : undefined, {
+        summarize: (chunk, previous) =>
+          callSummarizer(summarize, chunk, previous, context.signal, timeoutMs, name),
+        counter,
+        maxInputTokens,
+        carryTokens: Math.min(plan.summaryTokens, Math.floor(maxInputTokens / 2)),
+        beforeNextCall: () => throwIfAborted(context.signal, name),
       });
-      if (typeof text !== 'string') {
-        await recordFailure(context, text.error, folding.length);
-        return trimmed();
+      const coveredBefore = reuse ? stored.covers.count : 0;
+      if (!outcome.done) {
+        if (context.signal?.aborted) throw abortedError(name, context.signal);
+        const retryAfterTurns = backoff.failed(conversationId, errorText(outcome.error));
+        await recordFailure(context, outcome, items.length, retryAfterTurns);
+        const { progress } = outcome;
+        if (progress === undefined) return trimmed(storedBeside);
+        // The chunks folded before the failure are kept: the next try goes on from there.
+        const partial = storedSummary(
+          messages,
+          capSummaryText(progress.text, plan.summaryTokens, counter) as string,
+          progress.end,
+          coveredBefore + progress.folded,
+        );
+        if (conversationId !== undefined) await store.put(conversationId, partial);
+        return trimmed({ summary: partial, end: progress.end });
       }
-      const end = plan.recentStart - 1;
-      const summary: StoredSummary = {
-        text: capSummaryText(text, plan.summaryTokens, counter) as string,
-        covers: {
-          ...(messages[end]?.id === undefined ? {} : { throughId: messages[end].id }),
-          fingerprint: messageFingerprint(messages, end),
-          position: end,
-          count: (reuse ? stored.covers.count : 0) + folding.length,
-        },
-        updatedAt: new Date().toISOString(),
-      };
+      backoff.succeeded(conversationId);
+      const summary = storedSummary(
+        messages,
+        capSummaryText(outcome.text, plan.summaryTokens, counter) as string,
+        plan.recentStart - 1,
+        coveredBefore + items.length,
+      );
       if (conversationId !== undefined) await store.put(conversationId, summary);
       return finish(summary, plan.recentStart, plan.summaryTokens) as CompressResult;
     },
@@ -254,6 +335,54 @@ export function createSummarizingCompressor(
 }
 
 // --- internal helpers ---
+
+/** A summary and the history index of the last message it covers, to trim beside. */
+interface SummaryInPlace {
+  summary: StoredSummary;
+  end: number;
+}
+
+/** The summary to store: `text`, covering `count` messages through the one at `end`. */
+function storedSummary(
+  messages: readonly Message[],
+  text: string,
+  end: number,
+  count: number,
+): StoredSummary {
+  return {
+    text,
+    covers: {
+      ...(messages[end]?.id === undefined ? {} : { throughId: messages[end].id }),
+      fingerprint: messageFingerprint(messages, end),
+      position: end,
+      count,
+    },
+    updatedAt: new Date().toISOString(),
+  };
+}
+
+/**
+ * The messages from `from` to `to` (exclusive) to fold into the summary, each marked when it ends
+ * its unit: all but those of system and pinned units, which stay in place.
+ */
+function foldItems(units: readonly MessageUnit[], from: number, to: number): FoldItem[] {
+  const items: FoldItem[] = [];
+  for (const unit of units) {
+    if (unit.protected || unit.end <= from || unit.start >= to) continue;
+    for (let index = Math.max(unit.start, from); index < Math.min(unit.end, to); index += 1) {
+      items.push({
+        message: unit.messages[index - unit.start] as Message,
+        index,
+        endsUnit: index === unit.end - 1,
+      });
+    }
+  }
+  return items;
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
 
 /** Where the recent window starts and how many tokens the summary may take. */
 interface WindowPlan {

@@ -19,6 +19,30 @@ export function wholeNumberOption<Fallback extends number | undefined>(
   return value;
 }
 
+/**
+ * `value` when it is a whole number of at least `minimum` or `Infinity` (no limit), `fallback`
+ * when it is undefined; otherwise throws a {@link ContextError} (`invalid_option`).
+ */
+export function tokenLimitOption(
+  factory: string,
+  option: string,
+  value: unknown,
+  fallback: number,
+  minimum: number,
+): number {
+  if (value === undefined) return fallback;
+  if (value === Number.POSITIVE_INFINITY) return value;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < minimum) {
+    throw invalidOption(
+      factory,
+      option,
+      value,
+      `a whole number of at least ${minimum}, or Infinity`,
+    );
+  }
+  return value;
+}
+
 /** `value` when it is a function; otherwise (missing included) throws. */
 export function requiredFunctionOption<Value>(
   factory: string,
@@ -62,9 +86,11 @@ export function textOption(
   return value;
 }
 
-// --- internal helpers ---
-
-function invalidOption(
+/**
+ * The {@link ContextError} (`invalid_option`) for an option of `factory` that is not `expected`:
+ * names the factory, the option and the value.
+ */
+export function invalidOption(
   factory: string,
   option: string,
   value: unknown,
@@ -77,6 +103,8 @@ function invalidOption(
     details: { factory, option },
   });
 }
+
+// --- internal helpers ---
 
 function describe(value: unknown): string {
   if (value === null) return 'null';

@@ -12,14 +12,25 @@ export interface SummarizeOptions {
  * time), it returns the updated summary: what `previousSummary` says that still matters, plus what
  * the new messages add. It may throw or reject; the compressor then falls back to trimming.
  *
+ * A long stretch of history comes in several calls, each the next chunk with the summary the
+ * previous call returned, so that no call receives more than the compressor's
+ * `maxSummarizerInputTokens`: by default the summarizer's own {@link Summarizer.maxInputTokens}.
+ *
  * @example
  * ```ts
  * const summarize: Summarizer = async (messages, previousSummary, { signal }) =>
  *   myModel.complete(renderPrompt(messages, previousSummary), { signal });
  * ```
  */
-export type Summarizer = (
+export type Summarizer = ((
   messages: readonly Message[],
   previousSummary: string | undefined,
   options: SummarizeOptions,
-) => Promise<string>;
+) => Promise<string>) & {
+  /**
+   * Most tokens of messages and previous summary one call can take (what its model's window
+   * leaves beside its prompt and answer), or `Infinity` for a summarizer without a window. The
+   * compressor's default bound when set; {@link createChatSummarizer} sets it.
+   */
+  readonly maxInputTokens?: number;
+};

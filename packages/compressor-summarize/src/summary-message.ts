@@ -32,6 +32,11 @@ export function summaryMessage(
   return withTokenCount({ role: 'user', content: `${SUMMARY_HEADER}\n\n${text}`, meta }, counter);
 }
 
+/** Tokens of the summary message holding `text`: what a summary costs wherever it is sent. */
+export function summaryTokens(text: string, counter: TokenCounter): number {
+  return countMessageTokens({ role: 'user', content: `${SUMMARY_HEADER}\n\n${text}` }, counter);
+}
+
 /**
  * `text` when its summary message fits `maxTokens`; otherwise its longest head that does, followed
  * by {@link SUMMARY_CUT_MARKER} (found by bisection on characters, about log2(length) counts).
@@ -42,8 +47,7 @@ export function capSummaryText(
   maxTokens: number,
   counter: TokenCounter,
 ): string | undefined {
-  const tokens = (candidate: string) =>
-    countMessageTokens({ role: 'user', content: `${SUMMARY_HEADER}\n\n${candidate}` }, counter);
+  const tokens = (candidate: string) => summaryTokens(candidate, counter);
   if (tokens(text) <= maxTokens) return text;
   if (tokens(SUMMARY_CUT_MARKER) > maxTokens) return undefined;
   let low = 0;

@@ -5,17 +5,21 @@ import {
   countTokens,
   createHeuristicCounter,
   createInMemoryEventStore,
+  FALLBACK_MODEL_LIMITS,
   isSummary,
+  type Message,
 } from '@ctxkit/context-core';
 import { deepFreeze } from '@ctxkit/context-core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  type ChatSummarizerOptions,
   createChatSummarizer,
   createInMemorySummaryStore,
   createSummarizingCompressor,
   DEFAULT_SUMMARY_PROMPT,
   SUMMARY_FAILED_EVENT,
   SUMMARY_HEADER,
+  SUMMARY_SKIPPED_EVENT,
   type SummarizingCompressorOptions,
 } from '../src/index.js';
 import {
@@ -34,17 +38,21 @@ afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 
-/** A summarizing compressor whose summarizer talks to a real local HTTP server. */
+/**
+ * A summarizing compressor whose summarizer talks to a real local HTTP server, by default to a
+ * model whose window takes every fold of these tests in one call.
+ */
 async function setup(
   respond: (request: ReceivedChat, index: number) => ChatReply,
   options: Partial<SummarizingCompressorOptions> = {},
+  summarizer: Partial<ChatSummarizerOptions> = { model: 'gpt-4o-mini' },
 ) {
   const server = await startChatServer(respond);
   closers.push(() => server.close());
   const events = createInMemoryEventStore();
   const store = createInMemorySummaryStore();
   const compressor = createSummarizingCompressor({
-    summarize: createChatSummarizer({ complete: openAIComplete(server.url) }),
+    summarize: createChatSummarizer({ complete: openAIComplete(server.url), ...summarizer }),
     keepRecentTokens: 1_500,
     store,
     events,
@@ -178,5 +186,76 @@ describe('createChatSummarizer on a local chat-completions server', () => {
     expect(countTokens([summary as never], counter)).toBeLessThanOrEqual(300);
     expect(String(summary?.content)).toContain('[summary cut to fit the context window]');
     expect(countTokens(messages, counter)).toBeLessThanOrEqual(3_000);
+  });
+});
+
+/** Tokens of a request the server received, by the tests' counter. */
+const requestTokens = (request: ReceivedChat) =>
+  countTokens(request.messages as Message[], counter);
+
+describe('the summarizer’s input, bounded by its model’s window', () => {
+  it('summarizes a long conversation in chunks, no request larger than the model’s window less its answer', async () => {
+    // A model of unknown window: core's fallback limits, an 8,192-token window.
+    const { server, compressor, store } = await setup(
+      (_, index) => ({ text: `Summary ${index + 1}.` }),
+      {},
+      {},
+    );
+    // About 63,000 tokens kept under 4,000.
+    const history = deepFreeze(conversation(40, 6_000));
+    expect(countTokens(history, counter)).toBeGreaterThan(60_000);
+    const { messages } = await compressor.compress(history, { maxTokens: 4_000 }, context);
+
+    const window = FALLBACK_MODEL_LIMITS.contextWindow - FALLBACK_MODEL_LIMITS.maxOutputTokens;
+    expect(server.requests.length).toBeGreaterThan(1);
+    for (const request of server.requests)
+      expect(requestTokens(request)).toBeLessThanOrEqual(window);
+    // Each chunk is folded into the summary of the ones before it.
+    server.requests.forEach((request, index) => {
+      const text = userText(request);
+      if (index === 0) expect(text).toContain('Summarize this conversation.');
+      else expect(text).toContain(`<previous-summary>\nSummary ${index}.\n</previous-summary>`);
+    });
+    // Every folded message was sent once, in order.
+    const questions = (text: string) =>
+      [...text.matchAll(/Question \d+:/g)].map(([match]) => match);
+    const sent = server.requests.flatMap((request) => questions(userText(request)));
+    const covered = history.slice(0, (await store.get('c1'))?.covers.count);
+    expect(sent).toEqual(questions(covered.map((message) => message.content).join('\n')));
+    expect(messages.slice(1)).toEqual(history.slice(covered.length));
+    expect(messages[0]?.content).toBe(`${SUMMARY_HEADER}\n\nSummary ${server.requests.length}.`);
+  });
+
+  it('calls a failing model at most as often as the backoff allows over 100 turns, and says why it skips', async () => {
+    const { server, compressor, events } = await setup(
+      () => ({ status: 503, error: 'model unavailable' }),
+      {},
+      {},
+    );
+    const called: number[] = [];
+    let history = conversation(12);
+    for (let turn = 0; turn < 100; turn += 1) {
+      const before = server.requests.length;
+      const { report } = await compressor.compress(history, budget, context);
+      if (server.requests.length > before) called.push(turn);
+      expect(report.estimatedTokens).toBeLessThanOrEqual(3_000);
+      history = [...history, ...conversation(1, 2_000, 12 + turn)];
+    }
+    // 4 turns skipped after the first failure, doubling after each further one, at most 64.
+    expect(called).toEqual([0, 5, 14, 31, 64]);
+    const failed = await events.listEvents('c1', { type: SUMMARY_FAILED_EVENT });
+    expect(
+      failed.map((event) => (event.payload as Record<string, unknown>).retryAfterTurns),
+    ).toEqual([4, 8, 16, 32, 64]);
+    const skipped = await events.listEvents('c1', { type: SUMMARY_SKIPPED_EVENT });
+    expect(skipped).toHaveLength(95);
+    expect(skipped[0]?.payload).toMatchObject({
+      compressor: 'summarize',
+      reason: 'backoff',
+      failures: 1,
+      turnsLeft: 3,
+      error: expect.stringContaining('model unavailable'),
+      fallback: 'trim-to-budget',
+    });
   });
 });

@@ -1,5 +1,8 @@
-import type { Message, Part } from '@ctxkit/context-core';
+import { countTokens, createHeuristicCounter, type Message, type Part } from '@ctxkit/context-core';
 import { createExtractiveSummarizer, type Summarizer } from '../src/index.js';
+import { summaryTokens } from '../src/summary-message.js';
+
+const counter = createHeuristicCounter();
 
 /** One call a {@link recordingSummarizer} received. */
 export interface SummarizerCall {
@@ -7,16 +10,34 @@ export interface SummarizerCall {
   ids: (string | undefined)[];
   /** The previous summary it was given. */
   previousSummary: string | undefined;
+  /** Tokens it was given, measured as the compressor bounds them (heuristic counter). */
+  tokens: number;
+  /** The messages it was given. */
+  messages: readonly Message[];
 }
 
-/** The extractive summarizer, recording every call. */
-export function recordingSummarizer(): { summarize: Summarizer; calls: SummarizerCall[] } {
+/**
+ * The extractive summarizer, recording every call; it states no `maxInputTokens`, so the
+ * compressor's default bound applies. `fail(call)` makes the call of that number (from 0) throw.
+ */
+export function recordingSummarizer(fail: (call: number) => boolean = () => false): {
+  summarize: Summarizer;
+  calls: SummarizerCall[];
+} {
   const calls: SummarizerCall[] = [];
   const inner = createExtractiveSummarizer({ maxChars: 1_000_000 });
   return {
     calls,
     summarize: async (messages, previousSummary, options) => {
-      calls.push({ ids: messages.map((message) => message.id), previousSummary });
+      calls.push({
+        ids: messages.map((message) => message.id),
+        previousSummary,
+        tokens:
+          countTokens(messages, counter) +
+          (previousSummary === undefined ? 0 : summaryTokens(previousSummary, counter)),
+        messages,
+      });
+      if (fail(calls.length - 1)) throw new Error(`summary call ${calls.length - 1} failed`);
       return inner(messages, previousSummary, options);
     },
   };

@@ -21,7 +21,7 @@ afterEach(async () => {
 function openPipeline(filename: string, url: string) {
   const provider = createSqliteProvider({ filename, counter });
   const compressor = createSummarizingCompressor({
-    summarize: createChatSummarizer({ complete: openAIComplete(url) }),
+    summarize: createChatSummarizer({ complete: openAIComplete(url), model: 'gpt-4o-mini' }),
     keepRecentTokens: 1_500,
     store: createKyselySummaryStore({ db: provider.db }),
     events: provider,

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createHeuristicCounter, isSummary } from '@ctxkit/context-core';
+import { countTokens, createHeuristicCounter, isSummary, type Message } from '@ctxkit/context-core';
 import { createSqliteProvider } from '@ctxkit/provider-sqlite';
 import { afterAll, expect, it } from 'vitest';
 import { startChatServer } from './chat-server.js';
@@ -20,7 +20,7 @@ it('docs/swap-in-a-summarizer.md shows the example this test type-checks and run
   expect(page).toContain(`\`\`\`ts\n${example}\`\`\``);
 });
 
-it('the guide’s pipeline summarizes a long SQLite history through the model', async () => {
+it('the guide’s pipeline summarizes a long SQLite history through the model, each call within its window', async () => {
   const server = await startChatServer(() => ({ text: '## Goal\nRead the logs.' }));
   const counter = createHeuristicCounter();
   const filename = join(folder, 'agent.db');
@@ -30,7 +30,7 @@ it('the guide’s pipeline summarizes a long SQLite history through the model', 
 
   const { pipeline, close } = createSummarizingPipeline(
     filename,
-    { baseUrl: server.url, model: 'test-model' },
+    { baseUrl: server.url, model: 'gpt-4o-mini' },
     counter,
   );
   const { messages, report } = await pipeline.build('c1', {
@@ -40,7 +40,13 @@ it('the guide’s pipeline summarizes a long SQLite history through the model', 
   await close();
   await server.close();
 
-  expect(server.requests).toHaveLength(1);
+  // About 160,000 tokens to fold, more than one call to a 128,000-token model takes.
+  expect(server.requests).toHaveLength(2);
+  for (const request of server.requests) {
+    expect(countTokens(request.messages as Message[], counter)).toBeLessThanOrEqual(
+      128_000 - 4_096,
+    );
+  }
   expect(messages[0]?.role).toBe('system');
   expect(messages[1] && isSummary(messages[1])).toBe(true);
   expect(report.estimatedTokens).toBeLessThanOrEqual(report.budgetTokens);

@@ -44,7 +44,8 @@ export function createSummarizingPipeline(
 ): { pipeline: ContextPipeline; close: () => Promise<void> } {
   const store = createSqliteProvider({ filename, counter });
   const compressor = createSummarizingCompressor({
-    summarize: createChatSummarizer({ complete: chatComplete(endpoint) }),
+    // The model's id sizes each summary call to its window (core's model table).
+    summarize: createChatSummarizer({ complete: chatComplete(endpoint), model: endpoint.model }),
     keepRecentTokens: 20_000,
     store: createKyselySummaryStore({ db: store.db }), // summaries live next to the history
     events: store, // a failed summary call is recorded as context.summary_failed

@@ -1,0 +1,269 @@
+import {
+  countMessageTokens,
+  createHeuristicCounter,
+  createInMemoryEventStore,
+  isSummary,
+  type Message,
+  messageParts,
+} from '@ctxkit/context-core';
+import { arbitraryHistory, fuzzParameters, testCompressor } from '@ctxkit/context-core/testing';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { cutMessageToFit, SUMMARIZER_CUT_NOTE } from '../src/cut-message.js';
+import {
+  createChatSummarizer,
+  createExtractiveSummarizer,
+  createInMemorySummaryStore,
+  createSummarizingCompressor,
+  DEFAULT_SUMMARIZER_INPUT_TOKENS,
+  SUMMARY_CUT_MARKER,
+  SUMMARY_FAILED_EVENT,
+  type Summarizer,
+} from '../src/index.js';
+import { summaryTokens } from '../src/summary-message.js';
+import { conversation, recordingSummarizer } from './helpers.js';
+
+const counter = createHeuristicCounter();
+const context = { counter, conversationId: 'c1' };
+
+// The whole compressor contract with chunked summary calls and messages cut for the summarizer.
+testCompressor({
+  name: 'createSummarizingCompressor({ maxSummarizerInputTokens: 400 })',
+  create: () =>
+    createSummarizingCompressor({
+      summarize: createExtractiveSummarizer({ maxChars: 20_000 }),
+      maxSummarizerInputTokens: 400,
+    }),
+});
+
+// The same when the second call fails: the first chunk's summary is stored and trimmed beside.
+testCompressor({
+  name: 'createSummarizingCompressor({ maxSummarizerInputTokens: 400 }) whose second call fails',
+  create: () => {
+    const extractive = createExtractiveSummarizer({ maxChars: 20_000 });
+    let calls = 0;
+    const compressor = createSummarizingCompressor({
+      summarize: async (messages, previousSummary, options) => {
+        calls += 1;
+        if (calls === 2) throw new Error('model unavailable');
+        return extractive(messages, previousSummary, options);
+      },
+      maxSummarizerInputTokens: 400,
+    });
+    return {
+      name: compressor.name,
+      compress: (messages, budget, context) =>
+        compressor.compress(messages, budget, { ...context, conversationId: 'c1' }),
+    };
+  },
+});
+
+describe('maxSummarizerInputTokens', () => {
+  it('defaults to the summarizer’s maxInputTokens, else 6,144; Infinity sends any fold at once', async () => {
+    const history = conversation(40, 6_000);
+    const budget = { maxTokens: 4_000 };
+    const largest = async (summarize: Summarizer, calls: { tokens: number }[]) => {
+      await createSummarizingCompressor({ summarize }).compress(history, budget, {
+        counter,
+      });
+      return Math.max(...calls.map((call) => call.tokens));
+    };
+    const plain = recordingSummarizer();
+    expect(await largest(plain.summarize, plain.calls)).toBeLessThanOrEqual(
+      DEFAULT_SUMMARIZER_INPUT_TOKENS,
+    );
+    expect(plain.calls.length).toBeGreaterThan(10);
+
+    const stated = recordingSummarizer();
+    const small = Object.assign(stated.summarize, { maxInputTokens: 1_000 });
+    expect(await largest(small, stated.calls)).toBeLessThanOrEqual(1_000);
+
+    const unbounded = recordingSummarizer();
+    const whole = Object.assign(unbounded.summarize, { maxInputTokens: Infinity });
+    expect(await largest(whole, unbounded.calls)).toBeGreaterThan(60_000);
+    expect(unbounded.calls).toHaveLength(1);
+  });
+
+  it('merges the chunks’ summaries as they come: each call gets the last answer, cut to half the bound', async () => {
+    const calls: { previous: string | undefined; tokens: number }[] = [];
+    const answers: string[] = [];
+    const summarize: Summarizer = async (messages, previous) => {
+      const tokens =
+        messages.reduce((sum, message) => sum + countMessageTokens(message, counter), 0) +
+        (previous === undefined ? 0 : summaryTokens(previous, counter));
+      calls.push({ previous, tokens });
+      // A verbose model: every answer far longer than the room of a summary so far.
+      const answer = `Summary after call ${calls.length}: ${'fact '.repeat(2_000)}`;
+      answers.push(answer);
+      return answer;
+    };
+    const compressor = createSummarizingCompressor({
+      summarize,
+      maxSummarizerInputTokens: 1_000,
+      reserveTokens: 2_000,
+    });
+    const { messages } = await compressor.compress(conversation(30), { maxTokens: 8_000 }, context);
+
+    expect(calls.length).toBeGreaterThan(3);
+    expect(calls[0]?.previous).toBeUndefined();
+    calls.slice(1).forEach((call, index) => {
+      expect(call.tokens).toBeLessThanOrEqual(1_000);
+      expect(summaryTokens(call.previous as string, counter)).toBeLessThanOrEqual(500);
+      const kept = (call.previous as string).slice(0, -SUMMARY_CUT_MARKER.length);
+      expect(call.previous?.endsWith(SUMMARY_CUT_MARKER)).toBe(true);
+      expect(answers[index]?.startsWith(kept)).toBe(true);
+    });
+    expect(String(messages[0]?.content)).toContain(`Summary after call ${calls.length}:`);
+  });
+
+  it('keeps a stored summary’s updates bounded: a long stretch leaving the window goes in chunks after it', async () => {
+    const { summarize, calls } = recordingSummarizer();
+    const store = createInMemorySummaryStore();
+    const compressor = createSummarizingCompressor({
+      summarize,
+      store,
+      maxSummarizerInputTokens: 2_000,
+      keepRecentTokens: 1_500,
+    });
+    const budget = { maxTokens: 4_000 };
+    const first = conversation(12);
+    await compressor.compress(first, budget, context);
+    const stored = await store.get('c1');
+    const afterFirst = calls.length;
+
+    const grown = [...first, ...conversation(30, 2_000, 12)];
+    const { messages } = await compressor.compress(grown, budget, context);
+    const update = calls.slice(afterFirst);
+    expect(update.length).toBeGreaterThan(2);
+    expect(update[0]?.previousSummary).toBe(stored?.text);
+    expect(update[0]?.ids[0]).toBe(grown[stored?.covers.count ?? 0]?.id);
+    for (const call of calls) expect(call.tokens).toBeLessThanOrEqual(2_000);
+    for (const call of update) expect(call.previousSummary).toBeDefined();
+    const sent = calls.flatMap((call) => call.ids);
+    expect(new Set(sent).size).toBe(sent.length);
+    expect((await store.get('c1'))?.covers.count).toBe(sent.length);
+    expect(messages.slice(1)).toEqual(grown.slice(sent.length));
+  });
+
+  it('cuts a message larger than a chunk, with a marker, and never sends it whole', async () => {
+    const { summarize, calls } = recordingSummarizer();
+    const compressor = createSummarizingCompressor({ summarize, maxSummarizerInputTokens: 1_000 });
+    const huge = conversation(1, 60_000);
+    const history = [...huge, ...conversation(8, 2_000, 1)];
+    await compressor.compress(history, { maxTokens: 4_000 }, context);
+    const sentHuge = calls
+      .flatMap((call) => call.messages)
+      .find((message) => message.id === huge[2]?.id) as Message;
+    expect(sentHuge).toBeDefined();
+    expect(sentHuge).not.toBe(huge[2]);
+    expect(sentHuge.role).toBe('tool');
+    expect(JSON.stringify(sentHuge.content)).toContain(SUMMARIZER_CUT_NOTE);
+    for (const call of calls) expect(call.tokens).toBeLessThanOrEqual(1_000);
+  });
+
+  it('keeps what the chunks before a failure folded, and goes on from there on the next try', async () => {
+    const { summarize, calls } = recordingSummarizer((call) => call === 2);
+    const store = createInMemorySummaryStore();
+    const events = createInMemoryEventStore();
+    const compressor = createSummarizingCompressor({
+      summarize,
+      store,
+      events,
+      maxSummarizerInputTokens: 1_500,
+      keepRecentTokens: 1_500,
+      backoffTurns: 1,
+    });
+    const budget = { maxTokens: 4_000 };
+    const history = conversation(20);
+
+    const failed = await compressor.compress(history, budget, context);
+    expect(calls).toHaveLength(3);
+    const partial = await store.get('c1');
+    const folded = [...(calls[0]?.ids ?? []), ...(calls[1]?.ids ?? [])];
+    expect(partial?.covers).toMatchObject({ count: folded.length, throughId: folded.at(-1) });
+    // Trimmed beside the partial summary; what it covers is gone from the output.
+    expect(failed.messages[0] && isSummary(failed.messages[0])).toBe(true);
+    const kept = new Set(failed.messages.map((message) => message.id));
+    expect(folded.filter((id) => kept.has(id))).toEqual([]);
+    const [event] = await events.listEvents('c1', { type: SUMMARY_FAILED_EVENT });
+    expect(event?.payload).toMatchObject({ calls: 3, folded: folded.length, retryAfterTurns: 1 });
+
+    await compressor.compress(history, budget, context); // skipped: backing off
+    expect(calls).toHaveLength(3);
+    await compressor.compress(history, budget, context);
+    expect(calls.length).toBeGreaterThan(3);
+    expect(calls[3]?.previousSummary).toBe(partial?.text);
+    expect(calls[3]?.ids[0]).toBe(history[folded.length]?.id);
+  });
+});
+
+describe('cutMessageToFit', () => {
+  it('returns a message that fits whole, and otherwise a copy that fits, keeping its id and role', () => {
+    const messages = arbitraryHistory({ minTurns: 1, maxTurns: 3, maxOutputChars: 20_000 }).chain(
+      (history) => fc.tuple(fc.constantFrom(...history), fc.integer({ min: 32, max: 3_000 })),
+    );
+    fc.assert(
+      fc.property(messages, ([message, maxTokens]) => {
+        const cut = cutMessageToFit(message, maxTokens, counter);
+        if (countMessageTokens(message, counter) <= maxTokens) {
+          expect(cut).toBe(message);
+          return;
+        }
+        expect(countMessageTokens(cut, counter)).toBeLessThanOrEqual(maxTokens);
+        expect(cut).toMatchObject({ id: message.id, role: message.role });
+        expect(messageParts(cut).some((part) => part.type === 'thinking')).toBe(false);
+        // Thinking is left out first; anything more that goes is marked.
+        const parts = messageParts(message).filter((part) => part.type !== 'thinking');
+        if (countMessageTokens({ role: message.role, content: [...parts] }, counter) > maxTokens) {
+          expect(JSON.stringify(cut.content)).toMatch(/characters cut|left out/);
+        }
+      }),
+      fuzzParameters(200),
+    );
+  });
+});
+
+describe('createChatSummarizer’s maxInputTokens', () => {
+  const complete = async () => 'summary';
+
+  it('is its model’s window less the answer and the prompt, by id, by limits, or given', () => {
+    const unknown = createChatSummarizer({ complete }).maxInputTokens as number;
+    expect(unknown).toBeLessThan(8_192 - 2_048);
+    expect(unknown).toBeGreaterThan(8_192 - 2_048 - 1_000);
+    expect(createChatSummarizer({ complete, model: 'no-such-model' }).maxInputTokens).toBe(unknown);
+    const prompt = 8_192 - 2_048 - unknown;
+    expect(createChatSummarizer({ complete, model: 'gpt-4o-mini' }).maxInputTokens).toBe(
+      128_000 - 4_096 - prompt,
+    );
+    expect(
+      createChatSummarizer({ complete, model: { contextWindow: 8_000, maxOutputTokens: 2_000 } })
+        .maxInputTokens,
+    ).toBe(8_000 - 2_000 - prompt);
+    expect(
+      createChatSummarizer({ complete, model: 'gpt-4o-mini', maxInputTokens: 3_000 })
+        .maxInputTokens,
+    ).toBe(3_000);
+  });
+
+  it('rejects a model that leaves no room, bad limits or a bound under 256', () => {
+    const cases: [unknown, string][] = [
+      [{ model: { contextWindow: 1_000, maxOutputTokens: 500 } }, 'model'],
+      [{ model: { contextWindow: 0, maxOutputTokens: 500 } }, 'model'],
+      [{ model: '' }, 'model'],
+      [{ model: 42 }, 'model'],
+      [{ maxInputTokens: 100 }, 'maxInputTokens'],
+    ];
+    for (const [options, option] of cases) {
+      expect(() =>
+        createChatSummarizer({ complete, ...(options as object) } as Parameters<
+          typeof createChatSummarizer
+        >[0]),
+      ).toThrow(
+        expect.objectContaining({
+          code: 'invalid_option',
+          message: expect.stringContaining(`option ${option} `),
+        }),
+      );
+    }
+  });
+});
