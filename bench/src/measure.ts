@@ -18,21 +18,27 @@ export interface MeasureOptions {
   maxRuns?: number;
 }
 
-/** Runs `task` repeatedly (after one warm-up run) and returns the median and fastest times. */
-export async function measure(
-  task: () => unknown,
-  options: MeasureOptions = {},
+/**
+ * Runs `task` repeatedly (after one warm-up run) and returns the median and fastest times. With
+ * `prepare`, each run's input is made by it first, outside the timed part (fresh objects for a
+ * cold run, say).
+ */
+export async function measure<Input = undefined>(
+  task: (input: Input) => unknown,
+  options: MeasureOptions & { prepare?: () => Input } = {},
 ): Promise<Measurement> {
-  const { minRuns = 5, minTime = 500, maxRuns = 100_000 } = options;
-  await task();
+  const { minRuns = 5, minTime = 500, maxRuns = 100_000, prepare } = options;
+  const next = () => (prepare ? prepare() : (undefined as Input));
+  await task(next());
   const times: number[] = [];
   const started = performance.now();
   while (
     times.length < maxRuns &&
     (times.length < minRuns || performance.now() - started < minTime)
   ) {
+    const input = next();
     const start = performance.now();
-    await task();
+    await task(input);
     times.push(performance.now() - start);
   }
   times.sort((a, b) => a - b);
