@@ -1,5 +1,6 @@
 import { type ContextCompressor, composeCompressors } from '@ctxkit/context-core';
 import { dropOutOfReach } from './drop-out-of-reach.js';
+import { namedCompressor } from './named-compressor.js';
 import { type TrimToBudgetOptions, trimToBudget } from './trim-to-budget.js';
 import {
   DEFAULT_MAX_TOOL_OUTPUT_CHARS,
@@ -7,7 +8,6 @@ import {
   type TruncateToolResultsOptions,
   truncateToolResults,
 } from './truncate-tool-results.js';
-import { withCountingMemo } from './with-counting-memo.js';
 
 /** Options of {@link contextGuard}. */
 export interface ContextGuardOptions {
@@ -29,7 +29,8 @@ export function contextGuard(options: ContextGuardOptions = {}): ContextCompress
   const truncate = truncateToolResults(options.toolResults);
   const trim = trimToBudget(options.trim);
   const maxChars = options.toolResults?.maxChars ?? DEFAULT_MAX_TOOL_OUTPUT_CHARS;
-  return withCountingMemo(
+  return namedCompressor(
+    'context-guard',
     composeCompressors(
       dropOutOfReach({
         mayShrink: (message) => hasOutputOver(message, maxChars),
@@ -38,6 +39,5 @@ export function contextGuard(options: ContextGuardOptions = {}): ContextCompress
       truncate,
       trim,
     ),
-    'context-guard',
   );
 }

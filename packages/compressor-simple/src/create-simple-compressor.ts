@@ -1,5 +1,6 @@
 import { type ContextCompressor, composeCompressors } from '@ctxkit/context-core';
 import { dropOutOfReach } from './drop-out-of-reach.js';
+import { namedCompressor } from './named-compressor.js';
 import { trimToBudget } from './trim-to-budget.js';
 import {
   DEFAULT_MAX_CHARS_PER_MESSAGE,
@@ -7,7 +8,6 @@ import {
   truncateMessages,
 } from './truncate-messages.js';
 import type { TruncationMarker } from './truncation-marker.js';
-import { withCountingMemo } from './with-counting-memo.js';
 
 /** Options of {@link createSimpleCompressor}. */
 export interface SimpleCompressorOptions {
@@ -29,7 +29,8 @@ export function createSimpleCompressor(options: SimpleCompressorOptions = {}): C
   const marker = options.marker === undefined ? {} : { marker: options.marker };
   const truncate = truncateMessages({ maxCharsPerMessage: options.maxCharsPerMessage, ...marker });
   const cap = options.maxCharsPerMessage ?? DEFAULT_MAX_CHARS_PER_MESSAGE;
-  return withCountingMemo(
+  return namedCompressor(
+    'simple',
     composeCompressors(
       dropOutOfReach({
         mayShrink: (message, budget) => exceedsCharCap(message, budget.maxChars ?? cap),
@@ -38,6 +39,5 @@ export function createSimpleCompressor(options: SimpleCompressorOptions = {}): C
       truncate,
       trimToBudget(marker),
     ),
-    'simple',
   );
 }

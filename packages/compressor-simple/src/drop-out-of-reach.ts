@@ -1,8 +1,14 @@
-import type { ContextCompressor, Message, MessageUnit, TokenBudget } from '@ctxkit/context-core';
-import { defineStage } from './define-stage.js';
+import {
+  type ContextCompressor,
+  countMessageTokens,
+  defineCompressor,
+  type Message,
+  type MessageUnit,
+  type TokenBudget,
+} from '@ctxkit/context-core';
+import { scanHistory } from './scan-history.js';
 import { selectUnits } from './select-units.js';
 import { createUnitCursor } from './unit-cursor.js';
-import { messageTokens } from './with-counting-memo.js';
 
 /** Options of {@link dropOutOfReach}. */
 export interface DropOutOfReachOptions {
@@ -43,35 +49,50 @@ export interface DropOutOfReachOptions {
  * and the report's attribution of drops, change.
  */
 export function dropOutOfReach(options: DropOutOfReachOptions): ContextCompressor {
-  return defineStage('out-of-reach', ({ messages, budget, limit, scan, context }) => {
-    if (scan.tokens <= limit) return { messages: [...messages], tokens: scan.tokens };
-    const floor = (unit: MessageUnit) => {
-      let tokens = 0;
-      for (const message of unit.messages) {
-        if (!options.mayShrink(message, budget)) tokens += messageTokens(message, context);
-      }
-      return tokens;
-    };
-    const selection = selectUnits(messages, scan, createUnitCursor(messages), {
-      limit,
-      cost: floor,
-      firstUser: options.keepFirstUser ? 'always' : 'no',
-      keepFrom: (always) =>
-        options.recentFrom &&
-        always.some((unit) => unit.messages.some((message) => options.isRanked?.(message) ?? true))
-          ? options.recentFrom(messages)
-          : messages.length,
-      mayVanish: (unit) => unit.messages.every((message) => options.mayVanish?.(message) ?? false),
-      ...(options.window === undefined
-        ? {}
-        : {
-            inner: {
-              limit: Math.floor(limit * options.window.ratio),
-              before: recentStart(messages, options.window.keepRecent, options.mayVanish),
-            },
-          }),
-    });
-    return { messages: selection.messages, dropped: messages.length - selection.messages.length };
+  return defineCompressor({
+    name: 'out-of-reach',
+    // Only what the final trim would drop anyway: the preset, not this stage, fits the budget.
+    guarantees: {
+      fitsBudget: false,
+      unchangedWhenFits: true,
+      keepsToolPairs: true,
+      keepsFirstUser: options.keepFirstUser,
+    },
+    transform: ({ messages, budget, limit, tokens, context }) => {
+      const scan = scanHistory(messages);
+      if (tokens <= limit) return { messages: [...messages], tokens: tokens };
+      const floor = (unit: MessageUnit) => {
+        let tokens = 0;
+        for (const message of unit.messages) {
+          if (!options.mayShrink(message, budget))
+            tokens += countMessageTokens(message, context.counter);
+        }
+        return tokens;
+      };
+      const selection = selectUnits(messages, scan, createUnitCursor(messages), {
+        limit,
+        cost: floor,
+        firstUser: options.keepFirstUser ? 'always' : 'no',
+        keepFrom: (always) =>
+          options.recentFrom &&
+          always.some((unit) =>
+            unit.messages.some((message) => options.isRanked?.(message) ?? true),
+          )
+            ? options.recentFrom(messages)
+            : messages.length,
+        mayVanish: (unit) =>
+          unit.messages.every((message) => options.mayVanish?.(message) ?? false),
+        ...(options.window === undefined
+          ? {}
+          : {
+              inner: {
+                limit: Math.floor(limit * options.window.ratio),
+                before: recentStart(messages, options.window.keepRecent, options.mayVanish),
+              },
+            }),
+      });
+      return { messages: selection.messages, dropped: messages.length - selection.messages.length };
+    },
   });
 }
 

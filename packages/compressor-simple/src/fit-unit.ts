@@ -1,8 +1,12 @@
-import { type CompressContext, type Message, withContent } from '@ctxkit/context-core';
+import {
+  type CompressContext,
+  countMessageTokens,
+  type Message,
+  withContent,
+} from '@ctxkit/context-core';
 import { cutToLength } from './cut-middle.js';
 import { cutTextParts, mapContent } from './map-content.js';
 import type { TruncationMarker } from './truncation-marker.js';
-import { messageTokens } from './with-counting-memo.js';
 
 /** A unit cut down by {@link fitUnit}. */
 export interface FittedUnit {
@@ -31,7 +35,7 @@ export function fitUnit(
   let tokens = 0;
   let longest = 0;
   for (const message of messages) {
-    tokens += messageTokens(message, context);
+    tokens += countMessageTokens(message, context.counter);
     longest = Math.max(longest, longestPiece(message));
   }
   const original: FittedUnit = { messages: [...messages], tokens, truncated: 0 };
@@ -47,7 +51,7 @@ export function fitUnit(
         content === message.content ? message : withContent(message, content, context.counter);
       if (next !== message) result.truncated += 1;
       result.messages.push(next);
-      result.tokens += messageTokens(next, context);
+      result.tokens += countMessageTokens(next, context.counter);
     }
     return result;
   };

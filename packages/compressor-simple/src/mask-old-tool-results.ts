@@ -1,9 +1,16 @@
-import { type ContextCompressor, type Message, type Part, withContent } from '@ctxkit/context-core';
+import {
+  type ContextCompressor,
+  countMessageTokens,
+  defineCompressor,
+  type Message,
+  optionChecker,
+  type Part,
+  withContent,
+} from '@ctxkit/context-core';
 import { headOf, tailOf } from './cut-middle.js';
-import { defineStage } from './define-stage.js';
 import { mapContent } from './map-content.js';
-import { functionOption, wholeNumberOption } from './option-checks.js';
-import { messageTokens } from './with-counting-memo.js';
+import { SOURCE } from './package-source.js';
+import { RESHAPING } from './reshaping.js';
 
 /** What a {@link MaskMarker} is told about the output it stands for. */
 export interface MaskedOutput {
@@ -59,46 +66,49 @@ export interface MaskOldToolResultsOptions {
  */
 export function maskOldToolResults(options: MaskOldToolResultsOptions = {}): ContextCompressor {
   const factory = 'maskOldToolResults';
-  const keepRecent = wholeNumberOption(
-    factory,
-    'keepRecent',
-    options.keepRecent,
-    DEFAULT_MASK_KEEP_RECENT,
-  );
-  const minChars = wholeNumberOption(factory, 'minChars', options.minChars, DEFAULT_MASK_MIN_CHARS);
+  const check = optionChecker(SOURCE, factory);
+  const keepRecent = check.wholeNumber('keepRecent', options.keepRecent, DEFAULT_MASK_KEEP_RECENT);
+  const minChars = check.wholeNumber('minChars', options.minChars, DEFAULT_MASK_MIN_CHARS);
   const shape: MaskShape = Object.freeze({
-    headLines: wholeNumberOption(factory, 'headLines', options.headLines, 3),
-    tailLines: wholeNumberOption(factory, 'tailLines', options.tailLines, 2),
-    maxExcerptChars: wholeNumberOption(factory, 'maxExcerptChars', options.maxExcerptChars, 300),
-    marker: functionOption(factory, 'marker', options.marker, defaultMaskMarker),
+    headLines: check.wholeNumber('headLines', options.headLines, 3),
+    tailLines: check.wholeNumber('tailLines', options.tailLines, 2),
+    maxExcerptChars: check.wholeNumber('maxExcerptChars', options.maxExcerptChars, 300),
+    marker: check.function('marker', options.marker, defaultMaskMarker),
   });
-  return defineStage('mask-old-tool-results', ({ messages, context }) => {
-    let masked = 0;
-    let newer = 0;
-    const output: Message[] = new Array(messages.length);
-    for (let index = messages.length - 1; index >= 0; index -= 1) {
-      const message = messages[index] as Message;
-      output[index] = message;
-      if (message.role !== 'tool' || typeof message.content === 'string') continue;
-      // Results of this message are ranked from the newest: the last part is the newest.
-      let rank = newer + toolResultCount(message.content);
-      newer = rank;
-      let maskedHere = 0;
-      const content = mapContent(message.content, (part: Part): Part => {
-        if (part.type !== 'tool-result') return part;
-        const recent = rank <= keepRecent;
-        rank -= 1;
-        if (recent || part.output.length <= minChars) return part;
-        maskedHere += 1;
-        return { ...part, output: maskOutput(part.output, shape) };
-      });
-      if (content === message.content) continue;
-      const copy = withContent(message, content, context.counter);
-      if (messageTokens(copy, context) >= messageTokens(message, context)) continue;
-      output[index] = copy;
-      masked += maskedHere;
-    }
-    return { messages: output, masked };
+  return defineCompressor({
+    name: 'mask-old-tool-results',
+    guarantees: RESHAPING,
+    transform: ({ messages, context }) => {
+      let masked = 0;
+      let newer = 0;
+      const output: Message[] = new Array(messages.length);
+      for (let index = messages.length - 1; index >= 0; index -= 1) {
+        const message = messages[index] as Message;
+        output[index] = message;
+        if (message.role !== 'tool' || typeof message.content === 'string') continue;
+        // Results of this message are ranked from the newest: the last part is the newest.
+        let rank = newer + toolResultCount(message.content);
+        newer = rank;
+        let maskedHere = 0;
+        const content = mapContent(message.content, (part: Part): Part => {
+          if (part.type !== 'tool-result') return part;
+          const recent = rank <= keepRecent;
+          rank -= 1;
+          if (recent || part.output.length <= minChars) return part;
+          maskedHere += 1;
+          return { ...part, output: maskOutput(part.output, shape) };
+        });
+        if (content === message.content) continue;
+        const copy = withContent(message, content, context.counter);
+        if (
+          countMessageTokens(copy, context.counter) >= countMessageTokens(message, context.counter)
+        )
+          continue;
+        output[index] = copy;
+        masked += maskedHere;
+      }
+      return { messages: output, masked };
+    },
   });
 }
 

@@ -1,8 +1,13 @@
-import { type ContextCompressor, groupUnits, type Message } from '@ctxkit/context-core';
-import { defineStage } from './define-stage.js';
+import {
+  type ContextCompressor,
+  countTokens,
+  defineCompressor,
+  groupUnits,
+  type Message,
+  optionChecker,
+} from '@ctxkit/context-core';
 import { firstUserUnit } from './first-user-unit.js';
-import { booleanOption, invalidOption, wholeNumberOption } from './option-checks.js';
-import { sumTokens } from './with-counting-memo.js';
+import { SOURCE } from './package-source.js';
 
 /** Share of the budget above which the window acts unless told otherwise (seed 003). */
 export const DEFAULT_WINDOW_RATIO = 0.75;
@@ -29,40 +34,46 @@ export interface SlidingWindowOptions {
  */
 export function slidingWindow(options: SlidingWindowOptions = {}): ContextCompressor {
   const factory = 'slidingWindow';
+  const check = optionChecker(SOURCE, factory);
   const ratio = options.ratio ?? DEFAULT_WINDOW_RATIO;
   if (typeof ratio !== 'number' || !(ratio > 0 && ratio <= 1)) {
-    throw invalidOption(
-      factory,
-      'ratio',
-      ratio,
-      `a number above 0 and at most 1, got ${String(ratio)}`,
-    );
+    throw check.invalid('ratio', ratio, 'a number above 0 and at most 1');
   }
-  const keepRecent = wholeNumberOption(
-    factory,
+  const keepRecent = check.wholeNumber(
     'keepRecent',
     options.keepRecent,
     DEFAULT_WINDOW_KEEP_RECENT,
   );
-  const keepFirstUser = booleanOption(factory, 'keepFirstUser', options.keepFirstUser, true);
-  return defineStage('sliding-window', ({ messages, limit, scan, context }) => {
-    const threshold = Math.floor(limit * ratio);
-    if (scan.tokens <= threshold) return { messages: [...messages], tokens: scan.tokens };
-    const units = groupUnits(messages);
-    const first = keepFirstUser ? firstUserUnit(units) : -1;
-    const recentStart = messages.length - keepRecent;
-    const drop = new Array<boolean>(units.length).fill(false);
-    let total = scan.tokens;
-    for (const [index, unit] of units.entries()) {
-      if (total <= threshold || unit.end > recentStart || index === units.length - 1) break;
-      if (unit.protected || index === first) continue;
-      drop[index] = true;
-      total -= sumTokens(unit.messages, context);
-    }
-    const output: Message[] = [];
-    units.forEach((unit, index) => {
-      if (!drop[index]) output.push(...unit.messages);
-    });
-    return { messages: output, tokens: total, dropped: messages.length - output.length };
+  const keepFirstUser = check.boolean('keepFirstUser', options.keepFirstUser, true);
+  return defineCompressor({
+    name: 'sliding-window',
+    // Acting only over the whole budget and holding nothing back, it fits; at a lower ratio it
+    // trims a history that fits, and what it never drops may be over the budget.
+    guarantees: {
+      fitsBudget: ratio === 1 && keepRecent === 0 && !keepFirstUser,
+      unchangedWhenFits: ratio === 1,
+      keepsToolPairs: true,
+      keepsFirstUser: keepFirstUser,
+    },
+    transform: ({ messages, limit, tokens, context }) => {
+      const threshold = Math.floor(limit * ratio);
+      if (tokens <= threshold) return { messages: [...messages], tokens: tokens };
+      const units = groupUnits(messages);
+      const first = keepFirstUser ? firstUserUnit(units) : -1;
+      const recentStart = messages.length - keepRecent;
+      const drop = new Array<boolean>(units.length).fill(false);
+      let total = tokens;
+      for (const [index, unit] of units.entries()) {
+        if (total <= threshold || unit.end > recentStart || index === units.length - 1) break;
+        if (unit.protected || index === first) continue;
+        drop[index] = true;
+        total -= countTokens(unit.messages, context.counter);
+      }
+      const output: Message[] = [];
+      units.forEach((unit, index) => {
+        if (!drop[index]) output.push(...unit.messages);
+      });
+      return { messages: output, tokens: total, dropped: messages.length - output.length };
+    },
   });
 }

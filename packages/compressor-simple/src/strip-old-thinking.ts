@@ -1,12 +1,14 @@
 import {
   type ContextCompressor,
+  defineCompressor,
   isProtected,
   type Message,
+  optionChecker,
   type Part,
   withContent,
 } from '@ctxkit/context-core';
-import { defineStage } from './define-stage.js';
-import { wholeNumberOption } from './option-checks.js';
+import { SOURCE } from './package-source.js';
+import { RESHAPING } from './reshaping.js';
 
 /** Newest thinking assistant messages that keep their thinking unless told otherwise (seed 003). */
 export const DEFAULT_THINKING_KEEP_RECENT = 1;
@@ -25,39 +27,43 @@ export interface StripOldThinkingOptions {
  * fits the budget.
  */
 export function stripOldThinking(options: StripOldThinkingOptions = {}): ContextCompressor {
-  const keepRecent = wholeNumberOption(
-    'stripOldThinking',
+  const check = optionChecker(SOURCE, 'stripOldThinking');
+  const keepRecent = check.wholeNumber(
     'keepRecent',
     options.keepRecent,
     DEFAULT_THINKING_KEEP_RECENT,
   );
-  return defineStage('strip-old-thinking', ({ messages, context }) => {
-    let thinkers = 0;
-    let truncated = 0;
-    let dropped = 0;
-    const output: Message[] = [];
-    for (let index = messages.length - 1; index >= 0; index -= 1) {
-      const message = messages[index] as Message;
-      if (message.role !== 'assistant' || typeof message.content === 'string') {
-        output.push(message);
-        continue;
+  return defineCompressor({
+    name: 'strip-old-thinking',
+    guarantees: RESHAPING,
+    transform: ({ messages, context }) => {
+      let thinkers = 0;
+      let truncated = 0;
+      let dropped = 0;
+      const output: Message[] = [];
+      for (let index = messages.length - 1; index >= 0; index -= 1) {
+        const message = messages[index] as Message;
+        if (message.role !== 'assistant' || typeof message.content === 'string') {
+          output.push(message);
+          continue;
+        }
+        const rest = message.content.filter((part) => part.type !== 'thinking');
+        if (rest.length === message.content.length) {
+          output.push(message);
+          continue;
+        }
+        thinkers += 1;
+        if (thinkers <= keepRecent || (rest.length === 0 && isProtected(message))) {
+          output.push(message);
+        } else if (rest.length === 0) {
+          dropped += 1;
+        } else {
+          output.push(withContent(message, rest, context.counter));
+          truncated += 1;
+        }
       }
-      const rest = message.content.filter((part) => part.type !== 'thinking');
-      if (rest.length === message.content.length) {
-        output.push(message);
-        continue;
-      }
-      thinkers += 1;
-      if (thinkers <= keepRecent || (rest.length === 0 && isProtected(message))) {
-        output.push(message);
-      } else if (rest.length === 0) {
-        dropped += 1;
-      } else {
-        output.push(withContent(message, rest, context.counter));
-        truncated += 1;
-      }
-    }
-    return { messages: output.reverse(), truncated, dropped };
+      return { messages: output.reverse(), truncated, dropped };
+    },
   });
 }
 

@@ -7,6 +7,7 @@ import {
   maskOldToolResults,
   oldestRecentResult,
 } from './mask-old-tool-results.js';
+import { namedCompressor } from './named-compressor.js';
 import {
   DEFAULT_WINDOW_KEEP_RECENT,
   DEFAULT_WINDOW_RATIO,
@@ -24,7 +25,6 @@ import {
 import { trimToBudget } from './trim-to-budget.js';
 import { hasOutputOver } from './truncate-tool-results.js';
 import type { TruncationMarker } from './truncation-marker.js';
-import { withCountingMemo } from './with-counting-memo.js';
 
 /** Options of {@link threeLayer}. */
 export interface ThreeLayerOptions {
@@ -59,7 +59,8 @@ export function threeLayer(options: ThreeLayerOptions = {}): ContextCompressor {
   const minChars = options.toolResults?.minChars ?? DEFAULT_MASK_MIN_CHARS;
   const recentResults = options.toolResults?.keepRecent ?? DEFAULT_MASK_KEEP_RECENT;
   const recentThinkers = options.thinking?.keepRecent ?? DEFAULT_THINKING_KEEP_RECENT;
-  return withCountingMemo(
+  return namedCompressor(
+    'three-layer',
     composeCompressors(
       dropOutOfReach({
         mayShrink: (message) => hasOutputOver(message, minChars) || hasThinking(message),
@@ -81,6 +82,5 @@ export function threeLayer(options: ThreeLayerOptions = {}): ContextCompressor {
       window,
       trim,
     ),
-    'three-layer',
   );
 }

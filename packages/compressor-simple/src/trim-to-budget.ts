@@ -1,11 +1,16 @@
-import type { ContextCompressor, MessageUnit } from '@ctxkit/context-core';
-import { defineStage } from './define-stage.js';
+import {
+  type ContextCompressor,
+  countTokens,
+  defineCompressor,
+  type MessageUnit,
+  optionChecker,
+} from '@ctxkit/context-core';
 import { fitUnit } from './fit-unit.js';
-import { booleanOption, functionOption } from './option-checks.js';
+import { SOURCE } from './package-source.js';
+import { scanHistory } from './scan-history.js';
 import { selectUnits } from './select-units.js';
 import { defaultTruncationMarker, type TruncationMarker } from './truncation-marker.js';
 import { createUnitCursor } from './unit-cursor.js';
-import { sumTokens } from './with-counting-memo.js';
 
 /** Options of {@link trimToBudget}. */
 export interface TrimToBudgetOptions {
@@ -27,20 +32,25 @@ export interface TrimToBudgetOptions {
  */
 export function trimToBudget(options: TrimToBudgetOptions = {}): ContextCompressor {
   const factory = 'trimToBudget';
-  const keepFirstUser = booleanOption(factory, 'keepFirstUser', options.keepFirstUser, false);
-  const marker = functionOption(factory, 'marker', options.marker, defaultTruncationMarker);
-  return defineStage('trim-to-budget', ({ messages, limit, scan, context }) => {
-    if (scan.tokens <= limit) return { messages: [...messages], tokens: scan.tokens };
-    const selection = selectUnits(messages, scan, createUnitCursor(messages), {
-      limit,
-      cost: (unit: MessageUnit) => sumTokens(unit.messages, context),
-      firstUser: keepFirstUser ? 'if-fits' : 'no',
-      fitNewest: (unit, left) => fitUnit(unit.messages, left, context, marker),
-    });
-    return {
-      messages: selection.messages,
-      truncated: selection.truncated,
-      dropped: messages.length - selection.messages.length,
-    };
+  const check = optionChecker(SOURCE, factory);
+  const keepFirstUser = check.boolean('keepFirstUser', options.keepFirstUser, false);
+  const marker = check.function('marker', options.marker, defaultTruncationMarker);
+  return defineCompressor({
+    name: 'trim-to-budget',
+    transform: ({ messages, limit, tokens, context }) => {
+      const scan = scanHistory(messages);
+      if (tokens <= limit) return { messages: [...messages], tokens: tokens };
+      const selection = selectUnits(messages, scan, createUnitCursor(messages), {
+        limit,
+        cost: (unit: MessageUnit) => countTokens(unit.messages, context.counter),
+        firstUser: keepFirstUser ? 'if-fits' : 'no',
+        fitNewest: (unit, left) => fitUnit(unit.messages, left, context, marker),
+      });
+      return {
+        messages: selection.messages,
+        truncated: selection.truncated,
+        dropped: messages.length - selection.messages.length,
+      };
+    },
   });
 }

@@ -1,15 +1,17 @@
 import {
   type CompressContext,
   type ContextCompressor,
+  countMessageTokens,
+  defineCompressor,
   type Message,
+  optionChecker,
   withContent,
 } from '@ctxkit/context-core';
 import { cutToLength } from './cut-middle.js';
-import { defineStage } from './define-stage.js';
 import { cutTextParts, mapContent } from './map-content.js';
-import { functionOption, wholeNumberOption } from './option-checks.js';
+import { SOURCE } from './package-source.js';
+import { RESHAPING } from './reshaping.js';
 import { defaultTruncationMarker, type TruncationMarker } from './truncation-marker.js';
-import { messageTokens } from './with-counting-memo.js';
 
 /** Characters one message keeps unless told otherwise (seed 002). */
 export const DEFAULT_MAX_CHARS_PER_MESSAGE = 4000;
@@ -33,23 +35,27 @@ export interface TruncateMessagesOptions {
  */
 export function truncateMessages(options: TruncateMessagesOptions = {}): ContextCompressor {
   const factory = 'truncateMessages';
-  const maxCharsPerMessage = wholeNumberOption(
-    factory,
+  const check = optionChecker(SOURCE, factory);
+  const maxCharsPerMessage = check.wholeNumber(
     'maxCharsPerMessage',
     options.maxCharsPerMessage,
     DEFAULT_MAX_CHARS_PER_MESSAGE,
     1,
   );
-  const marker = functionOption(factory, 'marker', options.marker, defaultTruncationMarker);
-  return defineStage('truncate-messages', ({ messages, budget, context }) => {
-    const cap = budget.maxChars ?? maxCharsPerMessage;
-    let truncated = 0;
-    const output = messages.map((message) => {
-      const capped = capMessage(message, cap, marker, context);
-      if (capped !== message) truncated += 1;
-      return capped;
-    });
-    return { messages: output, truncated };
+  const marker = check.function('marker', options.marker, defaultTruncationMarker);
+  return defineCompressor({
+    name: 'truncate-messages',
+    guarantees: RESHAPING,
+    transform: ({ messages, budget, context }) => {
+      const cap = budget.maxChars ?? maxCharsPerMessage;
+      let truncated = 0;
+      const output = messages.map((message) => {
+        const capped = capMessage(message, cap, marker, context);
+        if (capped !== message) truncated += 1;
+        return capped;
+      });
+      return { messages: output, truncated };
+    },
   });
 }
 
@@ -82,7 +88,9 @@ function capMessage(
   const content = mapContent(message.content, cutTextParts(cut));
   if (content === message.content) return message;
   const copy = withContent(message, content, context.counter);
-  return messageTokens(copy, context) < messageTokens(message, context) ? copy : message;
+  return countMessageTokens(copy, context.counter) < countMessageTokens(message, context.counter)
+    ? copy
+    : message;
 }
 
 /** Lengths of a message's cuttable pieces: text, thinking and tool outputs. */

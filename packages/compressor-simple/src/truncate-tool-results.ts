@@ -1,10 +1,17 @@
-import { type ContextCompressor, type Message, type Part, withContent } from '@ctxkit/context-core';
+import {
+  type ContextCompressor,
+  countMessageTokens,
+  defineCompressor,
+  type Message,
+  optionChecker,
+  type Part,
+  withContent,
+} from '@ctxkit/context-core';
 import { cutMiddle } from './cut-middle.js';
-import { defineStage } from './define-stage.js';
 import { mapContent } from './map-content.js';
-import { functionOption, invalidOption, wholeNumberOption } from './option-checks.js';
+import { SOURCE } from './package-source.js';
+import { RESHAPING } from './reshaping.js';
 import { defaultTruncationMarker, type TruncationMarker } from './truncation-marker.js';
-import { messageTokens } from './with-counting-memo.js';
 
 /** Longest tool output kept whole unless told otherwise (seed 000). */
 export const DEFAULT_MAX_TOOL_OUTPUT_CHARS = 50_000;
@@ -30,40 +37,46 @@ export interface TruncateToolResultsOptions {
  */
 export function truncateToolResults(options: TruncateToolResultsOptions = {}): ContextCompressor {
   const factory = 'truncateToolResults';
-  const maxChars = wholeNumberOption(
-    factory,
+  const check = optionChecker(SOURCE, factory);
+  const maxChars = check.wholeNumber(
     'maxChars',
     options.maxChars,
     DEFAULT_MAX_TOOL_OUTPUT_CHARS,
     1,
   );
-  const headChars = wholeNumberOption(factory, 'headChars', options.headChars, 2000);
-  const tailChars = wholeNumberOption(factory, 'tailChars', options.tailChars, 2000);
-  const marker = functionOption(factory, 'marker', options.marker, defaultTruncationMarker);
+  const headChars = check.wholeNumber('headChars', options.headChars, 2000);
+  const tailChars = check.wholeNumber('tailChars', options.tailChars, 2000);
+  const marker = check.function('marker', options.marker, defaultTruncationMarker);
   if (headChars + tailChars > maxChars) {
-    throw invalidOption(
-      factory,
+    throw check.invalid(
       'headChars + tailChars',
       headChars + tailChars,
-      `at most maxChars (${maxChars}), got ${headChars} + ${tailChars}`,
+      `at most maxChars (${maxChars})`,
     );
   }
   const cutResult = (part: Part): Part =>
     part.type === 'tool-result' && part.output.length > maxChars
       ? { ...part, output: cutMiddle(part.output, headChars, tailChars, marker) }
       : part;
-  return defineStage('truncate-tool-results', ({ messages, context }) => {
-    let truncated = 0;
-    const output = messages.map((message) => {
-      if (message.role !== 'tool') return message;
-      const content = mapContent(message.content, cutResult);
-      if (content === message.content) return message;
-      const copy = withContent(message, content, context.counter);
-      if (messageTokens(copy, context) >= messageTokens(message, context)) return message;
-      truncated += 1;
-      return copy;
-    });
-    return { messages: output, truncated };
+  return defineCompressor({
+    name: 'truncate-tool-results',
+    guarantees: RESHAPING,
+    transform: ({ messages, context }) => {
+      let truncated = 0;
+      const output = messages.map((message) => {
+        if (message.role !== 'tool') return message;
+        const content = mapContent(message.content, cutResult);
+        if (content === message.content) return message;
+        const copy = withContent(message, content, context.counter);
+        if (
+          countMessageTokens(copy, context.counter) >= countMessageTokens(message, context.counter)
+        )
+          return message;
+        truncated += 1;
+        return copy;
+      });
+      return { messages: output, truncated };
+    },
   });
 }
 

@@ -6,17 +6,14 @@ import { contextGuard, createSimpleCompressor, threeLayer } from '../src/index.j
 testCompressor({
   name: 'createSimpleCompressor()',
   create: () => createSimpleCompressor(),
-  guarantees: { unchangedWhenFits: false },
 });
 testCompressor({
   name: 'contextGuard({ toolResults: { maxChars: 3000, headChars: 600, tailChars: 400 } })',
   create: () => contextGuard({ toolResults: { maxChars: 3000, headChars: 600, tailChars: 400 } }),
-  guarantees: { unchangedWhenFits: false },
 });
 testCompressor({
   name: 'threeLayer()',
   create: () => threeLayer(),
-  guarantees: { unchangedWhenFits: false },
 });
 // When no message is over the caps, the presets keep the whole contract: unchanged when it fits.
 // (The random histories' tool outputs stay under 20,000 characters, below contextGuard's 50,000.)

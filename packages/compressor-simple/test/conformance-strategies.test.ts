@@ -8,7 +8,8 @@ import {
   truncateToolResults,
 } from '../src/index.js';
 
-// Strategies that act by budget: the full contract, default guarantees.
+// Strategies that act by budget keep the full contract. Each compressor declares its guarantees
+// (`compressor.guarantees`) and the suite checks every promise made.
 testCompressor({ name: 'trimToBudget()', create: () => trimToBudget() });
 testCompressor({
   name: 'trimToBudget({ keepFirstUser: true })',
@@ -21,38 +22,32 @@ testCompressor({
 });
 
 // The window acts above 0.75 of the budget by design (headroom), so a history that fits may lose
-// its oldest units; and the 20 recent messages it never drops may exceed the budget.
+// its oldest units, and the 20 recent messages it never drops may exceed the budget: it declares
+// neither promise, but keeps the first user message.
 testCompressor({
   name: 'slidingWindow()',
   create: () => slidingWindow(),
-  guarantees: { fitsBudget: false, unchangedWhenFits: false },
 });
 
 // Reshaping layers run on every call by design (seeds 000, 002, 003) and never drop a message,
-// so they neither guarantee the budget nor leave a history that fits unchanged.
-const reshapes = { fitsBudget: false, unchangedWhenFits: false };
+// so they declare that they neither guarantee the budget nor leave a history that fits unchanged.
 testCompressor({
   name: 'truncateMessages()',
   create: () => truncateMessages(),
-  guarantees: reshapes,
 });
 testCompressor({
   name: 'truncateToolResults({ maxChars: 3000, headChars: 600, tailChars: 400 })',
   create: () => truncateToolResults({ maxChars: 3000, headChars: 600, tailChars: 400 }),
-  guarantees: reshapes,
 });
 testCompressor({
   name: 'maskOldToolResults()',
   create: () => maskOldToolResults(),
-  guarantees: reshapes,
 });
 testCompressor({
   name: 'maskOldToolResults({ keepRecent: 0, minChars: 0 })',
   create: () => maskOldToolResults({ keepRecent: 0, minChars: 0 }),
-  guarantees: reshapes,
 });
 testCompressor({
   name: 'stripOldThinking()',
   create: () => stripOldThinking(),
-  guarantees: reshapes,
 });

@@ -5,17 +5,14 @@ import {
   getModelInfo,
   type Message,
   type ModelLimits,
+  type OptionChecker,
+  optionChecker,
 } from '@ctxkit/context-core';
 import { DEFAULT_SUMMARY_PROMPT } from './default-summary-prompt.js';
-import {
-  invalidOption,
-  requiredFunctionOption,
-  textOption,
-  wholeNumberOption,
-} from './option-checks.js';
 import { renderTranscript } from './render-transcript.js';
 import type { SummarizeOptions, Summarizer } from './summarizer.js';
 import { MIN_SUMMARIZER_INPUT_TOKENS, modelInputTokens } from './summarizer-input-limit.js';
+import { SOURCE } from './summarizer-source.js';
 
 /**
  * Sends a prompt to a chat model and returns the text of its answer; an adapter over whatever
@@ -65,12 +62,12 @@ export interface ChatSummarizerOptions {
  */
 export function createChatSummarizer(options: ChatSummarizerOptions): Summarizer {
   const factory = 'createChatSummarizer';
-  const complete = requiredFunctionOption<ChatComplete>(factory, 'complete', options?.complete);
-  const prompt = textOption(factory, 'prompt', options.prompt, DEFAULT_SUMMARY_PROMPT);
-  const maxToolChars = wholeNumberOption(factory, 'maxToolChars', options.maxToolChars, 2_000);
-  const limits = modelLimitsOption(factory, options.model);
-  const given = wholeNumberOption(
-    factory,
+  const check = optionChecker(SOURCE, factory);
+  const complete = check.requiredFunction<ChatComplete>('complete', options?.complete);
+  const prompt = check.text('prompt', options.prompt, DEFAULT_SUMMARY_PROMPT);
+  const maxToolChars = check.wholeNumber('maxToolChars', options.maxToolChars, 2_000);
+  const limits = modelLimitsOption(check, options.model);
+  const given = check.wholeNumber(
     'maxInputTokens',
     options.maxInputTokens,
     undefined,
@@ -78,8 +75,7 @@ export function createChatSummarizer(options: ChatSummarizerOptions): Summarizer
   );
   const maxInputTokens = given ?? modelInputTokens(limits, promptTokens(prompt));
   if (maxInputTokens < MIN_SUMMARIZER_INPUT_TOKENS) {
-    throw invalidOption(
-      factory,
+    throw check.invalid(
       'model',
       options.model,
       `a model whose window leaves at least ${MIN_SUMMARIZER_INPUT_TOKENS} tokens beside the prompt and the answer (it leaves ${maxInputTokens})`,
@@ -122,9 +118,9 @@ function promptTokens(prompt: string): number {
 }
 
 /** The limits `model` names (core's fallback limits when it is undefined); throws when malformed. */
-function modelLimitsOption(factory: string, model: unknown): ModelLimits {
+function modelLimitsOption(check: OptionChecker, model: unknown): ModelLimits {
   if (model === undefined) return FALLBACK_MODEL_LIMITS;
-  if (typeof model === 'string') return getModelInfo(textOption(factory, 'model', model, ''));
+  if (typeof model === 'string') return getModelInfo(check.text('model', model, ''));
   const limits = model as Partial<ModelLimits> | null;
   const whole = (value: unknown) =>
     typeof value === 'number' && Number.isInteger(value) && value > 0;
@@ -134,8 +130,7 @@ function modelLimitsOption(factory: string, model: unknown): ModelLimits {
     !whole(limits.contextWindow) ||
     !whole(limits.maxOutputTokens)
   ) {
-    throw invalidOption(
-      factory,
+    throw check.invalid(
       'model',
       model,
       'a model id or { contextWindow, maxOutputTokens } in whole tokens',

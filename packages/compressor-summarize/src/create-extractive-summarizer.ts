@@ -1,6 +1,6 @@
-import { type Message, messageText, toolCallsOf } from '@ctxkit/context-core';
-import { wholeNumberOption } from './option-checks.js';
+import { type Message, messageText, optionChecker, toolCallsOf } from '@ctxkit/context-core';
 import type { Summarizer } from './summarizer.js';
+import { SOURCE } from './summarizer-source.js';
 
 /** Options of {@link createExtractiveSummarizer}. */
 export interface ExtractiveSummarizerOptions {
@@ -20,8 +20,9 @@ export interface ExtractiveSummarizerOptions {
  */
 export function createExtractiveSummarizer(options: ExtractiveSummarizerOptions = {}): Summarizer {
   const factory = 'createExtractiveSummarizer';
-  const lineChars = wholeNumberOption(factory, 'lineChars', options.lineChars, 160, 1);
-  const maxChars = wholeNumberOption(factory, 'maxChars', options.maxChars, 4_000, 1);
+  const check = optionChecker(SOURCE, factory);
+  const lineChars = check.wholeNumber('lineChars', options.lineChars, 160, 1);
+  const maxChars = check.wholeNumber('maxChars', options.maxChars, 4_000, 1);
   const summarize = async (messages: readonly Message[], previousSummary: string | undefined) => {
     const lines = previousSummary === undefined ? [] : previousSummary.split('\n');
     for (const message of messages) lines.push(messageLine(message, lineChars));

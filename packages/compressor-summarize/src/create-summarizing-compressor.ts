@@ -5,12 +5,15 @@ import {
   type CompressResult,
   type ContextCompressor,
   ContextError,
+  compressionReport,
+  compressionStep,
   countMessageTokens,
   countTokens,
   type EventSink,
   groupUnits,
   type Message,
   type MessageUnit,
+  optionChecker,
   type StoredSummary,
   type SummaryStore,
   type TokenBudget,
@@ -20,13 +23,6 @@ import { findCoveredEnd } from './find-covered-end.js';
 import { type FoldItem, foldInChunks } from './fold-in-chunks.js';
 import { createInMemorySummaryStore } from './in-memory-summary-store.js';
 import { messageFingerprint } from './message-fingerprint.js';
-import {
-  objectOption,
-  requiredFunctionOption,
-  textOption,
-  tokenLimitOption,
-  wholeNumberOption,
-} from './option-checks.js';
 import type { Summarizer } from './summarizer.js';
 import {
   DEFAULT_SUMMARIZER_INPUT_TOKENS,
@@ -127,26 +123,14 @@ export function createSummarizingCompressor(
   options: SummarizingCompressorOptions,
 ): ContextCompressor {
   const factory = 'createSummarizingCompressor';
-  const summarize = requiredFunctionOption<Summarizer>(factory, 'summarize', options?.summarize);
-  const keepRecentTokens = wholeNumberOption(
-    factory,
-    'keepRecentTokens',
-    options.keepRecentTokens,
-    20_000,
-  );
-  const reserveTokens = wholeNumberOption(
-    factory,
-    'reserveTokens',
-    options.reserveTokens,
-    undefined,
-    1,
-  );
-  const maxInputTokens = tokenLimitOption(
-    factory,
+  const check = optionChecker(SOURCE, factory);
+  const summarize = check.requiredFunction<Summarizer>('summarize', options?.summarize);
+  const keepRecentTokens = check.wholeNumber('keepRecentTokens', options.keepRecentTokens, 20_000);
+  const reserveTokens = check.wholeNumber('reserveTokens', options.reserveTokens, undefined, 1);
+  const maxInputTokens = check.tokenLimit(
     'maxSummarizerInputTokens',
     options.maxSummarizerInputTokens,
-    tokenLimitOption(
-      factory,
+    check.tokenLimit(
       'summarize.maxInputTokens',
       summarize.maxInputTokens,
       DEFAULT_SUMMARIZER_INPUT_TOKENS,
@@ -154,21 +138,16 @@ export function createSummarizingCompressor(
     ),
     MIN_SUMMARIZER_INPUT_TOKENS,
   );
-  const backoff = createSummaryBackoff(
-    wholeNumberOption(factory, 'backoffTurns', options.backoffTurns, 4),
-  );
-  const timeoutMs = wholeNumberOption(factory, 'timeoutMs', options.timeoutMs, undefined, 1);
-  const store = objectOption<SummaryStore>(
-    factory,
-    'store',
-    options.store,
-    createInMemorySummaryStore(),
-    ['get', 'put'],
-  );
-  const events = objectOption<EventSink | undefined>(factory, 'events', options.events, undefined, [
+  const backoff = createSummaryBackoff(check.wholeNumber('backoffTurns', options.backoffTurns, 4));
+  const timeoutMs = check.wholeNumber('timeoutMs', options.timeoutMs, undefined, 1);
+  const store = check.methods<SummaryStore>('store', options.store, createInMemorySummaryStore(), [
+    'get',
+    'put',
+  ]);
+  const events = check.methods<EventSink | undefined>('events', options.events, undefined, [
     'record',
   ]);
-  const name = textOption(factory, 'name', options.name, 'summarize');
+  const name = check.text('name', options.name, 'summarize');
   const trim = trimToBudget();
 
   const recordFailure = async (
@@ -465,25 +444,15 @@ async function trimBeside(
   const trimmed = await trim.compress(candidate, budget, context);
   if (trimmed.report.estimatedTokens > limit) return undefined;
   const kept = trimmed.messages.map((message) => (message === pinned ? summary : message));
-  const step = {
+  const step = compressionStep({
     name,
     tokensBefore,
     tokensAfter: tokens,
-    truncated: 0,
-    masked: 0,
-    dropped: 0,
     summarized: messages.length - (candidate.length - 1),
-  };
+  });
   return {
     messages: kept,
-    report: {
-      originalCount: messages.length,
-      compressedCount: kept.length,
-      originalTokens: tokensBefore,
-      estimatedTokens: trimmed.report.estimatedTokens,
-      budgetTokens: limit,
-      steps: [step, ...trimmed.report.steps],
-    },
+    report: compressionReport(messages, kept, limit, [step, ...trimmed.report.steps]),
   };
 }
 
@@ -562,15 +531,6 @@ function report(
   limit: number,
   summarized: number,
 ): CompressResult {
-  return {
-    messages: output,
-    report: {
-      originalCount: input.length,
-      compressedCount: output.length,
-      originalTokens: tokensBefore,
-      estimatedTokens: tokensAfter,
-      budgetTokens: limit,
-      steps: [{ name, tokensBefore, tokensAfter, truncated: 0, masked: 0, dropped: 0, summarized }],
-    },
-  };
+  const step = compressionStep({ name, tokensBefore, tokensAfter, summarized });
+  return { messages: output, report: compressionReport(input, output, limit, [step]) };
 }

@@ -1,5 +1,12 @@
 import { throwIfAborted } from './abort.js';
-import type { CompressionStep, CompressResult, ContextCompressor } from './context-compressor.js';
+import { compressionReport } from './compression-report.js';
+import {
+  type CompressionStep,
+  type CompressorGuarantees,
+  type CompressResult,
+  type ContextCompressor,
+  FULL_CONTRACT,
+} from './context-compressor.js';
 import { countTokens } from './count-tokens.js';
 import type { Message } from './message.js';
 import { budgetLimit } from './token-budget.js';
@@ -7,38 +14,49 @@ import { budgetLimit } from './token-budget.js';
 /**
  * One compressor that runs `compressors` in order, each on the previous one's output, under the
  * same budget, with one report: a step per stage (a composed stage contributes all its steps).
- * With no compressors it returns its input unchanged.
+ * With no compressors it returns its input unchanged. Its guarantees follow from the stages'
+ * (see {@link composedGuarantees}).
+ *
+ * @param compressors - the stages, first to run first
+ * @returns a frozen compressor named `a > b > c`
  */
 export function composeCompressors(...compressors: ContextCompressor[]): ContextCompressor {
   const stages = Object.freeze([...compressors]);
   return Object.freeze({
     name: stages.map((stage) => stage.name).join(' > ') || 'identity',
+    guarantees: composedGuarantees(stages),
     async compress(messages, budget, context): Promise<CompressResult> {
       const limit = budgetLimit(budget);
       let current: Message[] = [...messages];
       const steps: CompressionStep[] = [];
-      let originalTokens: number | undefined;
-      let tokens: number | undefined;
       for (const stage of stages) {
         throwIfAborted(context.signal, stage.name);
         const result = await stage.compress(current, budget, context);
-        originalTokens ??= result.report.originalTokens;
-        tokens = result.report.estimatedTokens;
         steps.push(...result.report.steps);
         current = result.messages;
       }
-      if (tokens === undefined) tokens = originalTokens = countTokens(messages, context.counter);
+      const tokens = steps.length === 0 ? countTokens(messages, context.counter) : 0;
       return {
         messages: current,
-        report: {
-          originalCount: messages.length,
-          compressedCount: current.length,
-          originalTokens: originalTokens ?? tokens,
-          estimatedTokens: tokens,
-          budgetTokens: limit,
-          steps,
-        },
+        report: compressionReport(messages, current, limit, steps, tokens),
       };
     },
   } satisfies ContextCompressor);
+}
+
+/**
+ * What a chain of stages promises. Stages never grow a history, so the chain fits the budget
+ * when its last stage does; it leaves a fitting history unchanged, keeps tool pairs and keeps
+ * the first user message only when every stage does. No stage: the identity, which fits only
+ * what already fits.
+ */
+export function composedGuarantees(stages: readonly ContextCompressor[]): CompressorGuarantees {
+  const each = stages.map((stage) => stage.guarantees ?? FULL_CONTRACT);
+  const last = each.at(-1);
+  return Object.freeze({
+    fitsBudget: last === undefined ? false : last.fitsBudget,
+    unchangedWhenFits: each.every((promise) => promise.unchangedWhenFits),
+    keepsToolPairs: each.every((promise) => promise.keepsToolPairs),
+    keepsFirstUser: each.every((promise) => promise.keepsFirstUser),
+  });
 }

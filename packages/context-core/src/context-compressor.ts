@@ -55,6 +55,30 @@ export interface CompressResult {
 }
 
 /**
+ * What a compressor promises beyond the invariants every compressor keeps (tool pairs intact
+ * aside, which a compressor may also decline). The conformance suite reads them from the
+ * compressor and checks each promise it makes.
+ */
+export interface CompressorGuarantees {
+  /** The output fits the budget whenever the system, pinned and newest unit can. */
+  readonly fitsBudget: boolean;
+  /** A history that already fits comes back unchanged. */
+  readonly unchangedWhenFits: boolean;
+  /** A tool call and its results are kept or dropped together. */
+  readonly keepsToolPairs: boolean;
+  /** The first user message is never dropped (it may be cut short). */
+  readonly keepsFirstUser: boolean;
+}
+
+/** The guarantees of a compressor that declares none: the whole contract, first user aside. */
+export const FULL_CONTRACT: CompressorGuarantees = Object.freeze({
+  fitsBudget: true,
+  unchangedWhenFits: true,
+  keepsToolPairs: true,
+  keepsFirstUser: false,
+});
+
+/**
  * Fits a history to a token budget.
  *
  * Contract, checked by the compressor conformance suite in `@ctxkit/context-core/testing`:
@@ -66,10 +90,14 @@ export interface CompressResult {
  * - the output never has more tokens than the input, and equals it when it already fits;
  * - when even the newest unit cannot fit, it is kept truncated rather than returning nothing;
  * - the report's counts are true.
+ * A compressor that promises less (a reshaping stage that never drops a message cannot promise
+ * to fit the budget) or more (keeps the first user message) says so in `guarantees`.
  */
 export interface ContextCompressor {
   /** Name shown in reports. */
   readonly name: string;
+  /** What it promises; absent means {@link FULL_CONTRACT}. */
+  readonly guarantees?: CompressorGuarantees;
   /** Compresses `messages` to fit `budget`. */
   compress(
     messages: readonly Message[],

@@ -1,7 +1,8 @@
 import { throwIfAborted } from './abort.js';
+import { compressionReport, compressionStep } from './compression-report.js';
 import type {
   CompressContext,
-  CompressionStep,
+  CompressorGuarantees,
   CompressResult,
   ContextCompressor,
 } from './context-compressor.js';
@@ -25,10 +26,17 @@ export interface StageInput {
 
 /** What a stage's transform returns: the new messages and what it did to them. */
 export interface StageOutput {
+  /** The compressed messages. */
   messages: Message[];
+  /** Tokens of `messages`, when the transform knows them already; counted otherwise. */
+  tokens?: number;
+  /** Messages cut short. */
   truncated?: number;
+  /** Tool results or media replaced by a short stand-in. */
   masked?: number;
+  /** Messages removed. */
   dropped?: number;
+  /** Messages folded into a summary. */
   summarized?: number;
 }
 
@@ -36,19 +44,25 @@ export interface StageOutput {
 export interface DefineCompressorOptions {
   /** Name shown in reports. */
   name: string;
+  /** What the compressor promises; absent means the whole contract (`FULL_CONTRACT`). */
+  guarantees?: CompressorGuarantees;
   /** The transform. It must not mutate its input and should copy changed messages with `withContent`. */
   transform(input: StageInput): StageOutput | Promise<StageOutput>;
 }
 
 /**
  * Builds a single-stage {@link ContextCompressor} from a transform: it validates the budget,
- * honours the abort signal, counts tokens before and after (reusing cached counts) and writes a
- * true one-step report. Most strategies are a few lines on top of it.
+ * honours the abort signal, counts tokens before and after (reusing the library's cached counts)
+ * and writes a true one-step report. Every strategy of ctxkit is built with it, and so can yours.
+ *
+ * @param options - the name, the guarantees and the transform
+ * @returns a frozen compressor
  */
 export function defineCompressor(options: DefineCompressorOptions): ContextCompressor {
-  const { name, transform } = options;
+  const { name, transform, guarantees } = options;
   return Object.freeze({
     name,
+    ...(guarantees ? { guarantees: Object.freeze({ ...guarantees }) } : {}),
     async compress(
       messages: readonly Message[],
       budget: TokenBudget,
@@ -58,26 +72,11 @@ export function defineCompressor(options: DefineCompressorOptions): ContextCompr
       throwIfAborted(context.signal, name);
       const tokensBefore = countTokens(messages, context.counter);
       const output = await transform({ messages, budget, limit, tokens: tokensBefore, context });
-      const tokensAfter = countTokens(output.messages, context.counter);
-      const step: CompressionStep = {
-        name,
-        tokensBefore,
-        tokensAfter,
-        truncated: output.truncated ?? 0,
-        masked: output.masked ?? 0,
-        dropped: output.dropped ?? 0,
-        summarized: output.summarized ?? 0,
-      };
+      const tokensAfter = output.tokens ?? countTokens(output.messages, context.counter);
+      const step = compressionStep({ ...output, name, tokensBefore, tokensAfter });
       return {
         messages: output.messages,
-        report: {
-          originalCount: messages.length,
-          compressedCount: output.messages.length,
-          originalTokens: tokensBefore,
-          estimatedTokens: tokensAfter,
-          budgetTokens: limit,
-          steps: [step],
-        },
+        report: compressionReport(messages, output.messages, limit, [step]),
       };
     },
   });

@@ -1,13 +1,16 @@
 export { throwIfAborted } from './abort.js';
 export { assertStoredSummary } from './assert-stored-summary.js';
 export { assertToolOutput } from './assert-tool-output.js';
-export { composeCompressors } from './compose-compressors.js';
-export type {
-  CompressContext,
-  CompressionReport,
-  CompressionStep,
-  CompressResult,
-  ContextCompressor,
+export { composeCompressors, composedGuarantees } from './compose-compressors.js';
+export { compressionReport, compressionStep, type StageFacts } from './compression-report.js';
+export {
+  type CompressContext,
+  type CompressionReport,
+  type CompressionStep,
+  type CompressorGuarantees,
+  type CompressResult,
+  type ContextCompressor,
+  FULL_CONTRACT,
 } from './context-compressor.js';
 export { ContextError, type ContextErrorCode, type ContextErrorOptions } from './context-error.js';
 export {
@@ -85,6 +88,7 @@ export {
   type ModelInfoOptions,
   type ModelLimits,
 } from './model-table.js';
+export { type OptionChecker, optionChecker } from './option-checker.js';
 export type { AssembleInput, PromptAssembler } from './prompt-assembler.js';
 export {
   GREP_TIME_LIMIT_MS,

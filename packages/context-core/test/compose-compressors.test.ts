@@ -25,6 +25,32 @@ const shout: ContextCompressor = defineCompressor({
 });
 
 describe('composeCompressors', () => {
+  it('promises what its stages promise together: the last fits, every one for the rest', () => {
+    const reshape = defineCompressor({
+      name: 'reshape',
+      guarantees: {
+        fitsBudget: false,
+        unchangedWhenFits: false,
+        keepsToolPairs: true,
+        keepsFirstUser: true,
+      },
+      transform: ({ messages }) => ({ messages: [...messages] }),
+    });
+    expect(composeCompressors(reshape, referenceTrim()).guarantees).toEqual({
+      fitsBudget: true,
+      unchangedWhenFits: false,
+      keepsToolPairs: true,
+      keepsFirstUser: false,
+    });
+    expect(composeCompressors(referenceTrim(), reshape).guarantees).toMatchObject({
+      fitsBudget: false,
+    });
+    expect(composeCompressors().guarantees).toMatchObject({
+      fitsBudget: false,
+      unchangedWhenFits: true,
+    });
+  });
+
   it('runs stages in order with one report and a step per stage', async () => {
     const composed = composeCompressors(shout, referenceTrim());
     const input: Message[] = [user('aaaaaa', undefined), user('bbbbbb'), user('cc')].map(

@@ -34,6 +34,16 @@ const broken: [keyof typeof compressionInvariants, ContextCompressor][] = [
     }),
   ],
   [
+    'firstUserKept',
+    defineCompressor({
+      name: 'drops the task',
+      transform: ({ messages }) => {
+        const first = messages.findIndex((message) => message.role === 'user');
+        return { messages: messages.filter((_, index) => index !== first), dropped: 1 };
+      },
+    }),
+  ],
+  [
     'toolPairsIntact',
     defineCompressor({
       name: 'drops tool messages',

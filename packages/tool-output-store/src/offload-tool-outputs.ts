@@ -1,15 +1,11 @@
 import { createHash } from 'node:crypto';
 import {
   assertConversationId,
-  budgetLimit,
-  type CompressContext,
-  type CompressResult,
   type ContextCompressor,
-  ContextError,
-  countTokens,
+  defineCompressor,
   type Message,
+  optionChecker,
   type Part,
-  type TokenBudget,
   type TokenCounter,
   type ToolOutputStore,
   type ToolResultPart,
@@ -210,44 +206,28 @@ export function offloadToolOutputs(options: OffloadToolOutputsOptions): ToolOutp
     return { messages: output, offloaded };
   };
 
-  return Object.freeze({
+  const compressor = defineCompressor({
     name,
-    offloadMessage,
-    offload,
-    async compress(
-      messages: readonly Message[],
-      budget: TokenBudget,
-      context: CompressContext,
-    ): Promise<CompressResult> {
-      const limit = budgetLimit(budget);
-      throwIfAborted(context.signal, name);
+    // It replaces outputs on every call and never drops a message: it reshapes.
+    guarantees: {
+      fitsBudget: false,
+      unchangedWhenFits: false,
+      keepsToolPairs: true,
+      keepsFirstUser: true,
+    },
+    async transform({ messages, context }) {
       const { counter, conversationId } = context;
       assertConversationId(conversationId, SOURCE);
-      const tokensBefore = countTokens(messages, counter);
+      // Each replaced output has fewer tokens than the original, so no message grows.
       const done = await offload(messages, {
         counter,
         conversationId,
         ...(context.signal ? { signal: context.signal } : {}),
       });
-      // Each replaced output has fewer tokens than the original, so no message grows.
-      const kept = done.messages;
-      const masked = done.offloaded.length;
-      const tokensAfter = countTokens(kept, counter);
-      return {
-        messages: kept,
-        report: {
-          originalCount: messages.length,
-          compressedCount: kept.length,
-          originalTokens: tokensBefore,
-          estimatedTokens: tokensAfter,
-          budgetTokens: limit,
-          steps: [
-            { name, tokensBefore, tokensAfter, truncated: 0, masked, dropped: 0, summarized: 0 },
-          ],
-        },
-      };
+      return { messages: done.messages, masked: done.offloaded.length };
     },
   });
+  return Object.freeze({ ...compressor, offloadMessage, offload });
 }
 
 // --- internal helpers ---
@@ -279,44 +259,37 @@ interface OffloadSettings {
 }
 
 function checkOptions(options: OffloadToolOutputsOptions): OffloadSettings {
-  const invalid = (option: string, problem: string): never => {
-    throw new ContextError({
-      code: 'invalid_option',
-      source: SOURCE,
-      message: `offloadToolOutputs: option ${option} ${problem}.`,
-      details: { option },
-    });
-  };
-  const store = options?.store;
-  if (typeof store?.put !== 'function' || typeof store?.get !== 'function') {
-    invalid('store', 'must be a ToolOutputStore (with put and get)');
-  }
-  const whole = (option: string, value: number | undefined, fallback: number): number => {
-    if (value === undefined) return fallback;
-    if (!Number.isInteger(value) || value < 0) {
-      invalid(option, `must be a whole number of at least 0, got ${String(value)}`);
-    }
-    return value;
-  };
+  const check = optionChecker(SOURCE, 'offloadToolOutputs');
+  const store = check.methods<ToolOutputStore | undefined>('store', options?.store, undefined, [
+    'put',
+    'get',
+  ]);
+  if (store === undefined)
+    throw check.invalid('store', store, 'a ToolOutputStore (with put and get)');
   const summarize = options.summarize ?? createSummarizerRegistry();
   const summarizer =
     typeof summarize === 'function'
       ? createSummarizerRegistry({ builtIns: false, fallback: summarize }).summarize
       : typeof summarize?.summarize === 'function'
         ? summarize.summarize
-        : invalid('summarize', 'must be a SummarizerRegistry or a summarizer function');
+        : undefined;
+  if (summarizer === undefined) {
+    throw check.invalid('summarize', summarize, 'a SummarizerRegistry or a summarizer function');
+  }
   const exclude = options.exclude ?? [GET_TOOL_OUTPUT];
   if (!Array.isArray(exclude) || exclude.some((tool) => typeof tool !== 'string')) {
-    invalid('exclude', 'must be a list of tool names');
+    throw check.invalid('exclude', exclude, 'a list of tool names');
   }
-  const name = options.name ?? 'offload-tool-outputs';
-  if (typeof name !== 'string' || name === '') invalid('name', 'must be a non-empty string');
   return {
     store,
-    minChars: whole('minChars', options.minChars, DEFAULT_OFFLOAD_MIN_CHARS),
-    maxSummaryChars: whole('maxSummaryChars', options.maxSummaryChars, DEFAULT_MAX_SUMMARY_CHARS),
+    minChars: check.wholeNumber('minChars', options.minChars, DEFAULT_OFFLOAD_MIN_CHARS),
+    maxSummaryChars: check.wholeNumber(
+      'maxSummaryChars',
+      options.maxSummaryChars,
+      DEFAULT_MAX_SUMMARY_CHARS,
+    ),
     exclude: new Set(exclude),
     summarize: summarizer,
-    name,
+    name: check.text('name', options.name, 'offload-tool-outputs'),
   };
 }

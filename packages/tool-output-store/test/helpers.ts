@@ -58,7 +58,7 @@ export function inConversation(
   conversationId: string,
 ): ContextCompressor {
   return {
-    name: compressor.name,
+    ...compressor,
     compress: (messages, budget, context) =>
       compressor.compress(messages, budget, { ...context, conversationId }),
   };

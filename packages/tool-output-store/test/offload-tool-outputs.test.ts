@@ -256,7 +256,10 @@ describe('offloadToolOutputs', () => {
       [{ store, exclude: 'get_tool_output' }, 'exclude'],
     ] as const) {
       expect(() => offloadToolOutputs(options as never)).toThrow(
-        expect.objectContaining({ code: 'invalid_option', details: { option } }),
+        expect.objectContaining({
+          code: 'invalid_option',
+          details: expect.objectContaining({ factory: 'offloadToolOutputs', option }),
+        }),
       );
     }
   });

@@ -100,6 +100,15 @@ export const compressionInvariants = Object.freeze({
     return lost ? `protected message ${lost.id} (${lost.role}) was dropped` : undefined;
   },
 
+  /** The input's first user message is in the output (cut short, perhaps, but there). */
+  firstUserKept({ input, output }: MeasuredCompressionCase): string | undefined {
+    const first = input.find((message) => message.role === 'user');
+    if (first === undefined) return undefined;
+    return output.some((message) => message.id === first.id)
+      ? undefined
+      : `the first user message ${first.id} was dropped`;
+  },
+
   /** The output never has more tokens than the input. */
   neverGrows({ inputTokens, outputTokens }: MeasuredCompressionCase): string | undefined {
     return outputTokens > inputTokens

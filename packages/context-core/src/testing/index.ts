@@ -19,7 +19,6 @@ export {
 } from './fuzz-parameters.js';
 export { SAMPLE_TEXT_KINDS, type SampleTextKind, sampleText } from './sample-text.js';
 export {
-  type CompressorGuarantees,
   forgeCounts,
   type TestCompressorOptions,
   testCompressor,

@@ -1,6 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ContextCompressor } from '../context-compressor.js';
+import {
+  type CompressorGuarantees,
+  type ContextCompressor,
+  FULL_CONTRACT,
+} from '../context-compressor.js';
 import { createHeuristicCounter } from '../heuristic-counter.js';
 import type { Message } from '../message.js';
 import type { TokenBudget } from '../token-budget.js';
@@ -9,14 +13,6 @@ import { arbitraryHistoryWithBudget, type HistoryArbitraryOptions } from './arbi
 import { compressionInvariants, measureCompressionCase } from './compression-invariants.js';
 import { deepFreeze } from './deep-freeze.js';
 import { fuzzParameters } from './fuzz-parameters.js';
-
-/** What a compressor under test promises beyond the invariants every compressor keeps. */
-export interface CompressorGuarantees {
-  /** The output fits the budget whenever the system, pinned and newest unit can; default true. */
-  fitsBudget?: boolean;
-  /** A history that already fits comes back unchanged; default true. */
-  unchangedWhenFits?: boolean;
-}
 
 /** Options of {@link testCompressor}. */
 export interface TestCompressorOptions {
@@ -28,8 +24,6 @@ export interface TestCompressorOptions {
   counter?: TokenCounter;
   /** Random histories each invariant is checked on; default 200 (scaled by `CTXKIT_FUZZ_RUNS`). */
   numRuns?: number;
-  /** Promises the compressor makes; strategies that only reshape switch some off. */
-  guarantees?: CompressorGuarantees;
   /** Shape of the random histories. */
   histories?: HistoryArbitraryOptions;
   /** Timeout of each property, in milliseconds; default the runner's `testTimeout`. */
@@ -42,18 +36,18 @@ type InvariantName = keyof typeof compressionInvariants;
  * The compressor conformance suite: registers vitest tests that check, over random agent
  * histories and budgets (deep-frozen inputs, counts cached in half of them, forged `tokens`
  * fields on every message in half of them), every promise of the `ContextCompressor` contract.
- * A forged count must change nothing: the budget is measured with real counts. Each random case is checked against every invariant that
- * applies: within budget, tool pairs intact, order kept, system and pinned kept, never grows,
- * unchanged when it fits, cached counts true, a true report, input untouched and the same
- * output on a second run; then empty input and malformed budgets.
+ * A forged count must change nothing: the budget is measured with real counts. Each random case
+ * is checked against every invariant that applies: order kept, system and pinned kept, never
+ * grows, cached counts true, a true report, input untouched and the same output on a second run,
+ * plus each promise the compressor's `guarantees` make (within budget, unchanged when it fits,
+ * tool pairs intact, first user message kept); then empty input and malformed budgets.
  */
 export function testCompressor(options: TestCompressorOptions): void {
   const counter = options.counter ?? createHeuristicCounter();
   const { numRuns, seed } = fuzzParameters(options.numRuns ?? 200);
-  const { fitsBudget = true, unchangedWhenFits = true } = options.guarantees ?? {};
-  const invariants = (Object.keys(compressionInvariants) as InvariantName[]).filter(
-    (name) =>
-      (name !== 'fitsBudget' || fitsBudget) && (name !== 'unchangedWhenFits' || unchangedWhenFits),
+  const guarantees = options.create().guarantees ?? FULL_CONTRACT;
+  const invariants = (Object.keys(compressionInvariants) as InvariantName[]).filter((name) =>
+    appliesTo(name, guarantees),
   );
   const cases = arbitraryHistoryWithBudget(counter, options.histories);
 
@@ -117,6 +111,22 @@ export function testCompressor(options: TestCompressorOptions): void {
       }
     });
   });
+}
+
+/** Whether the invariant `name` checks a promise that `guarantees` makes (or one every compressor makes). */
+function appliesTo(name: InvariantName, guarantees: CompressorGuarantees): boolean {
+  switch (name) {
+    case 'fitsBudget':
+      return guarantees.fitsBudget;
+    case 'unchangedWhenFits':
+      return guarantees.unchangedWhenFits;
+    case 'toolPairsIntact':
+      return guarantees.keepsToolPairs;
+    case 'firstUserKept':
+      return guarantees.keepsFirstUser;
+    default:
+      return true;
+  }
 }
 
 /**

@@ -1,0 +1,2 @@
+/** The package name errors are raised under. */
+export const SOURCE = 'compressor-simple';

@@ -1,0 +1,126 @@
+import { ContextError } from './context-error.js';
+
+/**
+ * Checks the options of one factory. Each method returns the option's value when it is valid,
+ * the fallback when it is `undefined`, and otherwise throws a {@link ContextError} with code
+ * `invalid_option` whose message names the package, the factory, the option, what was expected
+ * and the value given (`[ctxkit/compressor-simple] slidingWindow: option keepRecent must be a
+ * whole number of at least 0, got -1.`). Every package checks its options here, so the rules and
+ * the wording are the same everywhere.
+ */
+export interface OptionChecker {
+  /** A whole number of at least `minimum` (default 0). */
+  wholeNumber<Fallback extends number | undefined>(
+    option: string,
+    value: unknown,
+    fallback: Fallback,
+    minimum?: number,
+  ): number | Fallback;
+  /** A whole number of at least `minimum`, or `Infinity` for no limit. */
+  tokenLimit(option: string, value: unknown, fallback: number, minimum: number): number;
+  /** A boolean. */
+  boolean(option: string, value: unknown, fallback: boolean): boolean;
+  /** A non-empty string (not only white space). */
+  text(option: string, value: unknown, fallback: string): string;
+  /** A function. */
+  function<Value>(option: string, value: unknown, fallback: Value): Value;
+  /** A function that must be given: `undefined` is refused too. */
+  requiredFunction<Value>(option: string, value: unknown): Value;
+  /** An object with every one of `methods` as a function. */
+  methods<Value>(
+    option: string,
+    value: unknown,
+    fallback: Value,
+    methods: readonly string[],
+  ): Value;
+  /** The error for an option that is not `expected`, for checks the methods above do not cover. */
+  invalid(option: string, value: unknown, expected: string): ContextError;
+}
+
+/**
+ * The {@link OptionChecker} of `factory` in package `source`.
+ *
+ * @param source - the package raising the errors, such as `compressor-simple`
+ * @param factory - the function whose options are checked, such as `slidingWindow`
+ * @returns the checker; it holds no state and can be kept
+ */
+export function optionChecker(source: string, factory: string): OptionChecker {
+  const invalid = (option: string, value: unknown, expected: string) =>
+    new ContextError({
+      code: 'invalid_option',
+      source,
+      message: `${factory}: option ${option} must be ${expected}, got ${describeOption(value)}.`,
+      details: { factory, option, value },
+    });
+  const isWhole = (value: unknown, minimum: number): value is number =>
+    typeof value === 'number' && Number.isInteger(value) && value >= minimum;
+  return Object.freeze({
+    invalid,
+    wholeNumber<Fallback extends number | undefined>(
+      option: string,
+      value: unknown,
+      fallback: Fallback,
+      minimum = 0,
+    ): number | Fallback {
+      if (value === undefined) return fallback;
+      if (!isWhole(value, minimum)) {
+        throw invalid(option, value, `a whole number of at least ${minimum}`);
+      }
+      return value;
+    },
+    tokenLimit(option: string, value: unknown, fallback: number, minimum: number): number {
+      if (value === undefined) return fallback;
+      if (value === Number.POSITIVE_INFINITY) return value;
+      if (!isWhole(value, minimum)) {
+        throw invalid(option, value, `a whole number of at least ${minimum}, or Infinity`);
+      }
+      return value;
+    },
+    boolean(option: string, value: unknown, fallback: boolean): boolean {
+      if (value === undefined) return fallback;
+      if (typeof value !== 'boolean') throw invalid(option, value, 'a boolean');
+      return value;
+    },
+    text(option: string, value: unknown, fallback: string): string {
+      if (value === undefined) return fallback;
+      if (typeof value !== 'string' || value.trim() === '') {
+        throw invalid(option, value, 'a non-empty string');
+      }
+      return value;
+    },
+    function<Value>(option: string, value: unknown, fallback: Value): Value {
+      if (value === undefined) return fallback;
+      if (typeof value !== 'function') throw invalid(option, value, 'a function');
+      return value as Value;
+    },
+    requiredFunction<Value>(option: string, value: unknown): Value {
+      if (typeof value !== 'function') throw invalid(option, value, 'a function');
+      return value as Value;
+    },
+    methods<Value>(
+      option: string,
+      value: unknown,
+      fallback: Value,
+      methods: readonly string[],
+    ): Value {
+      if (value === undefined) return fallback;
+      const complete =
+        typeof value === 'object' &&
+        value !== null &&
+        methods.every((method) => typeof (value as Record<string, unknown>)[method] === 'function');
+      if (!complete) {
+        throw invalid(option, value, `an object with ${methods.join(' and ')} methods`);
+      }
+      return value as Value;
+    },
+  });
+}
+
+// --- internal helpers ---
+
+function describeOption(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return `a value of type ${Array.isArray(value) ? 'array' : typeof value}`;
+}
