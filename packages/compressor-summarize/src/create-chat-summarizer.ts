@@ -1,10 +1,8 @@
 import {
   countMessageTokens,
   createHeuristicCounter,
-  FALLBACK_MODEL_LIMITS,
-  getModelInfo,
   type Message,
-  type ModelLimits,
+  resolveModelLimits,
 } from '@ctxkit/context-core';
 import { DEFAULT_SUMMARY_PROMPT } from './default-summary-prompt.js';
 import {
@@ -16,6 +14,7 @@ import {
 import { renderTranscript } from './render-transcript.js';
 import type { SummarizeOptions, Summarizer } from './summarizer.js';
 import { MIN_SUMMARIZER_INPUT_TOKENS, modelInputTokens } from './summarizer-input-limit.js';
+import { SOURCE } from './summarizer-source.js';
 
 /**
  * Sends a prompt to a chat model and returns the text of its answer; an adapter over whatever
@@ -33,15 +32,20 @@ export interface ChatSummarizerOptions {
   /** Characters of each tool output and tool-call input sent to the model; default 2,000. */
   maxToolChars?: number;
   /**
-   * The model `complete` calls, for the size of its window: its id, looked up in core's model
-   * table (`getModelInfo`; an unknown id gets core's fallback limits), or its limits
-   * `{ contextWindow, maxOutputTokens }`. Default core's fallback limits, an 8,192-token window.
+   * The id of the model `complete` calls, looked up in core's model table (`getModelInfo`) for
+   * the size of its window. An id the table lacks throws an `UnknownModelError` unless
+   * `contextWindow` is given.
    */
-  model?: string | ModelLimits;
+  model?: string;
+  /** The context window of the model `complete` calls, in tokens; wins over the table. */
+  contextWindow?: number;
+  /** The largest answer of that model, in tokens; wins over the table. */
+  maxOutputTokens?: number;
   /**
    * Most tokens of messages and previous summary one call takes (see
-   * {@link Summarizer.maxInputTokens}); default what `model`'s window leaves beside the answer
-   * (its `maxOutputTokens`, at most 4,096) and the prompt. At least 256.
+   * {@link Summarizer.maxInputTokens}); default what the model's window leaves beside the answer
+   * (its `maxOutputTokens`, at most 4,096) and the prompt. At least 256. One of `model`,
+   * `contextWindow` and `maxInputTokens` is required: the summarizer does not guess a window.
    */
   maxInputTokens?: number;
 }
@@ -68,7 +72,8 @@ export function createChatSummarizer(options: ChatSummarizerOptions): Summarizer
   const complete = requiredFunctionOption<ChatComplete>(factory, 'complete', options?.complete);
   const prompt = textOption(factory, 'prompt', options.prompt, DEFAULT_SUMMARY_PROMPT);
   const maxToolChars = wholeNumberOption(factory, 'maxToolChars', options.maxToolChars, 2_000);
-  const limits = modelLimitsOption(factory, options.model);
+  if (options.model !== undefined) textOption(factory, 'model', options.model, '');
+  const limits = resolveModelLimits(options, { factory, source: SOURCE });
   const given = wholeNumberOption(
     factory,
     'maxInputTokens',
@@ -76,12 +81,20 @@ export function createChatSummarizer(options: ChatSummarizerOptions): Summarizer
     undefined,
     MIN_SUMMARIZER_INPUT_TOKENS,
   );
-  const maxInputTokens = given ?? modelInputTokens(limits, promptTokens(prompt));
-  if (maxInputTokens < MIN_SUMMARIZER_INPUT_TOKENS) {
+  const maxInputTokens = given ?? (limits && modelInputTokens(limits, promptTokens(prompt)));
+  if (maxInputTokens === undefined) {
     throw invalidOption(
       factory,
       'model',
       options.model,
+      'given (or contextWindow, or maxInputTokens): the summarizer needs the size of its model’s window',
+    );
+  }
+  if (maxInputTokens < MIN_SUMMARIZER_INPUT_TOKENS) {
+    throw invalidOption(
+      factory,
+      options.contextWindow === undefined ? 'model' : 'contextWindow',
+      options.contextWindow ?? options.model,
       `a model whose window leaves at least ${MIN_SUMMARIZER_INPUT_TOKENS} tokens beside the prompt and the answer (it leaves ${maxInputTokens})`,
     );
   }
@@ -119,27 +132,4 @@ function promptTokens(prompt: string): number {
     countMessageTokens({ role: 'system', content: prompt }, counter) +
     countMessageTokens({ role: 'user', content: request('', '') }, counter)
   );
-}
-
-/** The limits `model` names (core's fallback limits when it is undefined); throws when malformed. */
-function modelLimitsOption(factory: string, model: unknown): ModelLimits {
-  if (model === undefined) return FALLBACK_MODEL_LIMITS;
-  if (typeof model === 'string') return getModelInfo(textOption(factory, 'model', model, ''));
-  const limits = model as Partial<ModelLimits> | null;
-  const whole = (value: unknown) =>
-    typeof value === 'number' && Number.isInteger(value) && value > 0;
-  if (
-    typeof limits !== 'object' ||
-    limits === null ||
-    !whole(limits.contextWindow) ||
-    !whole(limits.maxOutputTokens)
-  ) {
-    throw invalidOption(
-      factory,
-      'model',
-      model,
-      'a model id or { contextWindow, maxOutputTokens } in whole tokens',
-    );
-  }
-  return limits as ModelLimits;
 }
