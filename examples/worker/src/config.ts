@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { ContextError } from '@ctxkit/context-core';
+import { ContextError, defaultReserveTokens, findModelInfo } from '@ctxkit/context-core';
 
 /** The compressors the worker can use. */
 export type CompressorChoice = 'simple' | 'guard' | 'three-layer' | 'summarize';
@@ -17,7 +17,10 @@ export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export interface WorkerConfig {
   /** SQLite file holding history, events and tasks (`CTX_DB`). */
   readonly databaseFile: string;
-  /** The model's context window in tokens (`MAX_CONTEXT_TOKENS`, seed 002). */
+  /**
+   * The model's context window in tokens (`MAX_CONTEXT_TOKENS`, seed 002); default the model
+   * table's for `CTX_MODEL`, 8,000 for the scripted model.
+   */
   readonly maxContextTokens: number;
   /** Characters one message keeps under the `simple` compressor (`MAX_CHARS_PER_MESSAGE`, seed 002). */
   readonly maxCharsPerMessage: number;
@@ -62,6 +65,9 @@ export interface WorkerConfig {
 /** The model name that selects the offline scripted model. */
 export const SCRIPTED_MODEL = 'scripted';
 
+/** The scripted model's window (seed 002's `MAX_CONTEXT_TOKENS` default). */
+export const SCRIPTED_CONTEXT_TOKENS = 8000;
+
 /** The system prompt used when `CTX_SYSTEM_PROMPT` is not set. */
 export const DEFAULT_SYSTEM_PROMPT =
   'You are an operations agent for a small container platform. Use the tools to list, inspect ' +
@@ -71,22 +77,33 @@ export const DEFAULT_SYSTEM_PROMPT =
 
 /**
  * Reads the worker's settings from `env` (seed 002's names and defaults), checks every value and
- * returns them frozen. Throws one `ContextError` (`invalid_config`) listing every bad variable with
- * the value it had and what was expected.
+ * returns them frozen. The window of a real model (`CTX_MODEL`) comes from core's model table
+ * unless `MAX_CONTEXT_TOKENS` is set; for a model the table lacks it must be set. Throws one
+ * `ContextError` (`invalid_config`) listing every bad variable with the value it had and what was
+ * expected.
  */
 export function loadConfig(
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): WorkerConfig {
   const problems: string[] = [];
   const read = new EnvironmentReader(env, problems);
-  const maxContextTokens = read.integer('MAX_CONTEXT_TOKENS', 8000, 1000);
+  const model = read.text('CTX_MODEL', SCRIPTED_MODEL);
+  const known = model === SCRIPTED_MODEL ? undefined : findModelInfo(model);
+  const maxContextTokens =
+    model === SCRIPTED_MODEL || known
+      ? read.integer('MAX_CONTEXT_TOKENS', known?.contextWindow ?? SCRIPTED_CONTEXT_TOKENS, 1000)
+      : read.requiredInteger(
+          'MAX_CONTEXT_TOKENS',
+          1000,
+          `CTX_MODEL ${JSON.stringify(model)} is not in ctxkit's model table, so its context window is unknown`,
+        );
   const config: WorkerConfig = {
     databaseFile: read.text('CTX_DB', 'ctxkit-worker.sqlite'),
     maxContextTokens,
     maxCharsPerMessage: read.integer('MAX_CHARS_PER_MESSAGE', 4000, 200),
     reserveTokens: read.integer(
       'CTX_RESERVE_TOKENS',
-      Math.min(8192, Math.floor(maxContextTokens / 4)),
+      defaultReserveTokens(maxContextTokens, known?.maxOutputTokens),
       0,
     ),
     compressor: read.choice('CTX_COMPRESSOR', 'simple', [
@@ -96,7 +113,7 @@ export function loadConfig(
       'summarize',
     ]),
     counter: read.choice('CTX_COUNTER', 'o200k_base', ['o200k_base', 'cl100k_base', 'heuristic']),
-    model: read.text('CTX_MODEL', SCRIPTED_MODEL),
+    model,
     openaiBaseUrl: read.url('OPENAI_BASE_URL', 'https://api.openai.com/v1'),
     openaiApiKey:
       env.OPENAI_API_KEY === undefined || env.OPENAI_API_KEY === ''
@@ -159,6 +176,15 @@ class EnvironmentReader {
       return fallback;
     }
     return value;
+  }
+
+  /** Like {@link integer}, for a variable that has no default here: `why` says why it must be set. */
+  requiredInteger(name: string, minimum: number, why: string): number {
+    if (this.raw(name) === undefined) {
+      this.problems.push(`${name} must be set: ${why}.`);
+      return minimum;
+    }
+    return this.integer(name, minimum, minimum);
   }
 
   ratio(name: string, fallback: number): number {

@@ -16,5 +16,9 @@ export function createModelSummarizer(model: ChatModel, limits: ModelLimits): Su
     const response = await model.complete({ messages, tools: [], ...(signal ? { signal } : {}) });
     return messageText(response.message);
   };
-  return createChatSummarizer({ complete, model: limits });
+  return createChatSummarizer({
+    complete,
+    contextWindow: limits.contextWindow,
+    maxOutputTokens: limits.maxOutputTokens,
+  });
 }

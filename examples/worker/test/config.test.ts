@@ -41,6 +41,25 @@ describe('loadConfig', () => {
     expect(loadConfig({ MAX_CONTEXT_TOKENS: '16000' }).reserveTokens).toBe(4000);
   });
 
+  it('takes the window of a real model from the model table, and never guesses one', () => {
+    expect(loadConfig({ CTX_MODEL: 'gpt-4o-mini' })).toMatchObject({
+      maxContextTokens: 128_000,
+      reserveTokens: 8192,
+    });
+    // gpt-4-turbo answers with at most 4,096 tokens: no more is kept for the answer.
+    expect(loadConfig({ CTX_MODEL: 'openai/gpt-4-turbo' }).reserveTokens).toBe(4096);
+    expect(loadConfig({ CTX_MODEL: 'gpt-4o-mini', MAX_CONTEXT_TOKENS: '32000' })).toMatchObject({
+      maxContextTokens: 32_000,
+      reserveTokens: 8000,
+    });
+    expect(loadConfig({ CTX_MODEL: 'local', MAX_CONTEXT_TOKENS: '8192' }).maxContextTokens).toBe(
+      8192,
+    );
+    expect(problemsOf({ CTX_MODEL: 'local' })).toEqual([
+      'MAX_CONTEXT_TOKENS must be set: CTX_MODEL "local" is not in ctxkit\'s model table, so its context window is unknown.',
+    ]);
+  });
+
   it('reads every setting', () => {
     const config = loadConfig({
       CTX_DB: '/tmp/x.sqlite',

@@ -43,6 +43,7 @@ describe('a worker killed in the middle of a task', () => {
     const env = {
       CTX_DB: database.file,
       CTX_MODEL: 'test-model',
+      MAX_CONTEXT_TOKENS: '8000', // the test server's model is not in the model table
       OPENAI_BASE_URL: server.url,
       CTX_COUNTER: 'heuristic',
       CTX_LEASE_MS: '500',

@@ -30,6 +30,7 @@ async function setup(
   const config = loadConfig({
     CTX_DB: database.file,
     CTX_MODEL: 'test-model',
+    MAX_CONTEXT_TOKENS: '8000', // the test server's model is not in the model table
     OPENAI_BASE_URL: server.url,
     OPENAI_API_KEY: 'test-key',
     CTX_COUNTER: 'heuristic',

@@ -1,12 +1,9 @@
 import {
   countMessageTokens,
   createHeuristicCounter,
-  FALLBACK_MODEL_LIMITS,
-  getModelInfo,
   type Message,
-  type ModelLimits,
-  type OptionChecker,
   optionChecker,
+  resolveModelLimits,
 } from '@ctxkit/context-core';
 import { DEFAULT_SUMMARY_PROMPT } from './default-summary-prompt.js';
 import { renderTranscript } from './render-transcript.js';
@@ -30,15 +27,20 @@ export interface ChatSummarizerOptions {
   /** Characters of each tool output and tool-call input sent to the model; default 2,000. */
   maxToolChars?: number;
   /**
-   * The model `complete` calls, for the size of its window: its id, looked up in core's model
-   * table (`getModelInfo`; an unknown id gets core's fallback limits), or its limits
-   * `{ contextWindow, maxOutputTokens }`. Default core's fallback limits, an 8,192-token window.
+   * The id of the model `complete` calls, looked up in core's model table (`getModelInfo`) for
+   * the size of its window. An id the table lacks throws an `UnknownModelError` unless
+   * `contextWindow` is given.
    */
-  model?: string | ModelLimits;
+  model?: string;
+  /** The context window of the model `complete` calls, in tokens; wins over the table. */
+  contextWindow?: number;
+  /** The largest answer of that model, in tokens; wins over the table. */
+  maxOutputTokens?: number;
   /**
    * Most tokens of messages and previous summary one call takes (see
-   * {@link Summarizer.maxInputTokens}); default what `model`'s window leaves beside the answer
-   * (its `maxOutputTokens`, at most 4,096) and the prompt. At least 256.
+   * {@link Summarizer.maxInputTokens}); default what the model's window leaves beside the answer
+   * (its `maxOutputTokens`, at most 4,096) and the prompt. At least 256. One of `model`,
+   * `contextWindow` and `maxInputTokens` is required: the summarizer does not guess a window.
    */
   maxInputTokens?: number;
 }
@@ -66,18 +68,26 @@ export function createChatSummarizer(options: ChatSummarizerOptions): Summarizer
   const complete = check.requiredFunction<ChatComplete>('complete', options?.complete);
   const prompt = check.text('prompt', options.prompt, DEFAULT_SUMMARY_PROMPT);
   const maxToolChars = check.wholeNumber('maxToolChars', options.maxToolChars, 2_000);
-  const limits = modelLimitsOption(check, options.model);
+  if (options.model !== undefined) check.text('model', options.model, '');
+  const limits = resolveModelLimits(options, { factory, source: SOURCE });
   const given = check.wholeNumber(
     'maxInputTokens',
     options.maxInputTokens,
     undefined,
     MIN_SUMMARIZER_INPUT_TOKENS,
   );
-  const maxInputTokens = given ?? modelInputTokens(limits, promptTokens(prompt));
-  if (maxInputTokens < MIN_SUMMARIZER_INPUT_TOKENS) {
+  const maxInputTokens = given ?? (limits && modelInputTokens(limits, promptTokens(prompt)));
+  if (maxInputTokens === undefined) {
     throw check.invalid(
       'model',
       options.model,
+      'given (or contextWindow, or maxInputTokens): the summarizer needs the size of its model’s window',
+    );
+  }
+  if (maxInputTokens < MIN_SUMMARIZER_INPUT_TOKENS) {
+    throw check.invalid(
+      options.contextWindow === undefined ? 'model' : 'contextWindow',
+      options.contextWindow ?? options.model,
       `a model whose window leaves at least ${MIN_SUMMARIZER_INPUT_TOKENS} tokens beside the prompt and the answer (it leaves ${maxInputTokens})`,
     );
   }
@@ -115,26 +125,4 @@ function promptTokens(prompt: string): number {
     countMessageTokens({ role: 'system', content: prompt }, counter) +
     countMessageTokens({ role: 'user', content: request('', '') }, counter)
   );
-}
-
-/** The limits `model` names (core's fallback limits when it is undefined); throws when malformed. */
-function modelLimitsOption(check: OptionChecker, model: unknown): ModelLimits {
-  if (model === undefined) return FALLBACK_MODEL_LIMITS;
-  if (typeof model === 'string') return getModelInfo(check.text('model', model, ''));
-  const limits = model as Partial<ModelLimits> | null;
-  const whole = (value: unknown) =>
-    typeof value === 'number' && Number.isInteger(value) && value > 0;
-  if (
-    typeof limits !== 'object' ||
-    limits === null ||
-    !whole(limits.contextWindow) ||
-    !whole(limits.maxOutputTokens)
-  ) {
-    throw check.invalid(
-      'model',
-      model,
-      'a model id or { contextWindow, maxOutputTokens } in whole tokens',
-    );
-  }
-  return limits as ModelLimits;
 }

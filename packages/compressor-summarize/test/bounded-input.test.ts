@@ -5,6 +5,7 @@ import {
   isSummary,
   type Message,
   messageParts,
+  UnknownModelError,
 } from '@ctxkit/context-core';
 import { arbitraryHistory, fuzzParameters, testCompressor } from '@ctxkit/context-core/testing';
 import fc from 'fast-check';
@@ -227,30 +228,64 @@ describe('createChatSummarizer’s maxInputTokens', () => {
   const complete = async () => 'summary';
 
   it('is its model’s window less the answer and the prompt, by id, by limits, or given', () => {
-    const unknown = createChatSummarizer({ complete }).maxInputTokens as number;
-    expect(unknown).toBeLessThan(8_192 - 2_048);
-    expect(unknown).toBeGreaterThan(8_192 - 2_048 - 1_000);
-    expect(createChatSummarizer({ complete, model: 'no-such-model' }).maxInputTokens).toBe(unknown);
-    const prompt = 8_192 - 2_048 - unknown;
+    const explicit = createChatSummarizer({
+      complete,
+      contextWindow: 8_000,
+      maxOutputTokens: 2_000,
+    }).maxInputTokens as number;
+    expect(explicit).toBeLessThan(8_000 - 2_000);
+    expect(explicit).toBeGreaterThan(8_000 - 2_000 - 1_000);
+    const prompt = 8_000 - 2_000 - explicit;
     expect(createChatSummarizer({ complete, model: 'gpt-4o-mini' }).maxInputTokens).toBe(
       128_000 - 4_096 - prompt,
     );
+    // Explicit limits win over the table; without maxOutputTokens the answer gets 4,096.
     expect(
-      createChatSummarizer({ complete, model: { contextWindow: 8_000, maxOutputTokens: 2_000 } })
+      createChatSummarizer({ complete, model: 'gpt-4o-mini', contextWindow: 16_000 })
         .maxInputTokens,
-    ).toBe(8_000 - 2_000 - prompt);
+    ).toBe(16_000 - 4_096 - prompt);
     expect(
       createChatSummarizer({ complete, model: 'gpt-4o-mini', maxInputTokens: 3_000 })
         .maxInputTokens,
     ).toBe(3_000);
+    expect(createChatSummarizer({ complete, maxInputTokens: 3_000 }).maxInputTokens).toBe(3_000);
+  });
+
+  it('throws UnknownModelError for a model the table lacks, unless its window is given', () => {
+    const error = caught(() => createChatSummarizer({ complete, model: 'no-such-model' }));
+    expect(UnknownModelError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({
+      code: 'unknown_model',
+      source: 'compressor-summarize',
+      details: { model: 'no-such-model' },
+    });
+    expect((error as Error).message).toContain('contextWindow');
+    expect(
+      createChatSummarizer({ complete, model: 'no-such-model', contextWindow: 8_000 })
+        .maxInputTokens,
+    ).toBe(createChatSummarizer({ complete, contextWindow: 8_000 }).maxInputTokens);
+  });
+
+  it('does not guess a window: without model, contextWindow or maxInputTokens it throws', () => {
+    expect(() => createChatSummarizer({ complete })).toThrow(
+      expect.objectContaining({
+        code: 'invalid_option',
+        message: expect.stringContaining('the summarizer needs the size of its model’s window'),
+      }),
+    );
+    expect(() => createChatSummarizer({ complete, maxOutputTokens: 2_000 })).toThrow(
+      expect.objectContaining({ code: 'invalid_option' }),
+    );
   });
 
   it('rejects a model that leaves no room, bad limits or a bound under 256', () => {
     const cases: [unknown, string][] = [
-      [{ model: { contextWindow: 1_000, maxOutputTokens: 500 } }, 'model'],
-      [{ model: { contextWindow: 0, maxOutputTokens: 500 } }, 'model'],
+      [{ contextWindow: 1_000, maxOutputTokens: 500 }, 'contextWindow'],
+      [{ contextWindow: 0, maxOutputTokens: 500 }, 'contextWindow'],
+      [{ contextWindow: 8_000, maxOutputTokens: 1.5 }, 'maxOutputTokens'],
       [{ model: '' }, 'model'],
       [{ model: 42 }, 'model'],
+      [{ model: { contextWindow: 8_000, maxOutputTokens: 500 } }, 'model'],
       [{ maxInputTokens: 100 }, 'maxInputTokens'],
     ];
     for (const [options, option] of cases) {
@@ -267,3 +302,12 @@ describe('createChatSummarizer’s maxInputTokens', () => {
     }
   });
 });
+
+function caught(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a throw');
+}

@@ -5,7 +5,6 @@ import {
   countTokens,
   createHeuristicCounter,
   createInMemoryEventStore,
-  FALLBACK_MODEL_LIMITS,
   isSummary,
   type Message,
 } from '@ctxkit/context-core';
@@ -195,18 +194,19 @@ const requestTokens = (request: ReceivedChat) =>
 
 describe('the summarizer’s input, bounded by its model’s window', () => {
   it('summarizes a long conversation in chunks, no request larger than the model’s window less its answer', async () => {
-    // A model of unknown window: core's fallback limits, an 8,192-token window.
+    // A model with a small window: 8,192 tokens, of which 2,048 are its answer.
+    const limits = { contextWindow: 8_192, maxOutputTokens: 2_048 };
     const { server, compressor, store } = await setup(
       (_, index) => ({ text: `Summary ${index + 1}.` }),
       {},
-      {},
+      limits,
     );
     // About 63,000 tokens kept under 4,000.
     const history = deepFreeze(conversation(40, 6_000));
     expect(countTokens(history, counter)).toBeGreaterThan(60_000);
     const { messages } = await compressor.compress(history, { maxTokens: 4_000 }, context);
 
-    const window = FALLBACK_MODEL_LIMITS.contextWindow - FALLBACK_MODEL_LIMITS.maxOutputTokens;
+    const window = limits.contextWindow - limits.maxOutputTokens;
     expect(server.requests.length).toBeGreaterThan(1);
     for (const request of server.requests)
       expect(requestTokens(request)).toBeLessThanOrEqual(window);
@@ -230,7 +230,7 @@ describe('the summarizer’s input, bounded by its model’s window', () => {
     const { server, compressor, events } = await setup(
       () => ({ status: 503, error: 'model unavailable' }),
       {},
-      {},
+      { contextWindow: 8_192, maxOutputTokens: 2_048 },
     );
     const called: number[] = [];
     let history = conversation(12);

@@ -97,6 +97,7 @@ describe('createChatSummarizer', () => {
         return 'summary';
       },
       maxToolChars: 100,
+      model: 'gpt-4o-mini',
     });
     expect(await summarize(messages, undefined, {})).toBe('summary');
     await summarize(messages.slice(0, 1), 'Earlier summary.', {});

@@ -11,6 +11,7 @@ export type ContextErrorCode =
   | 'storage_failed'
   | 'closed'
   | 'invalid_event'
+  | 'unknown_model'
   | (string & {});
 
 /** Options of a {@link ContextError}. */

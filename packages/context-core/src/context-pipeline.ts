@@ -5,8 +5,9 @@ import { assertConversationId } from './conversation-id.js';
 import { countTokens } from './count-tokens.js';
 import type { EventSink } from './event-sink.js';
 import { isProtected, type Message } from './message.js';
-import { getModelInfo, type ModelLimits } from './model-table.js';
+import type { ModelTableEntry } from './model-table.js';
 import type { PromptAssembler } from './prompt-assembler.js';
+import { resolveModelLimits } from './resolve-model-limits.js';
 import { assertValidBudget, deriveHistoryBudget, type TokenBudget } from './token-budget.js';
 import type { TokenCounter } from './token-counter.js';
 
@@ -22,14 +23,22 @@ export interface ContextPipelineOptions {
   counter: TokenCounter;
   /**
    * The whole request's budget: `maxTokens` is the model window, `reserveTokens` is kept for the
-   * answer. Give this or `model`.
+   * answer. Give this, or the model's limits (`model` and / or `contextWindow`), not both.
    */
   budget?: TokenBudget;
-  /** A model id looked up in the model table for the window; reserve `min(8192, window / 4)`. */
+  /**
+   * A model id looked up in the model table for its window and answer limit; the budget is the
+   * window with a reserve of {@link defaultReserveTokens}. An id the table (and
+   * `modelOverrides`) lacks throws an `UnknownModelError` unless `contextWindow` is given.
+   */
   model?: string;
-  /** Limits for models the table lacks or gets wrong, by id. */
-  modelOverrides?: Readonly<Record<string, ModelLimits>>;
-  /** Receives one `context.compressed` event per build, and warnings. */
+  /** The model's context window in tokens; wins over the table. */
+  contextWindow?: number;
+  /** The model's largest answer in tokens; wins over the table, and caps the reserve. */
+  maxOutputTokens?: number;
+  /** Rows for models the table lacks or gets wrong, by id (matched like the table). */
+  modelOverrides?: Readonly<Record<string, ModelTableEntry>>;
+  /** Receives one `context.compressed` event per build. */
   events?: EventSink;
   /** Passed to `getHistory` as `limit`: load at most this many of the newest messages. */
   historyLimit?: number;
@@ -68,9 +77,12 @@ export interface ContextPipeline {
   build(conversationId: string, input: BuildInput): Promise<BuildResult>;
 }
 
-/** Reserve for the answer when the budget comes from a model: seed 000's 8192, at most a quarter. */
-export function defaultReserveTokens(contextWindow: number): number {
-  return Math.min(8192, Math.floor(contextWindow / 4));
+/**
+ * Reserve for the answer when the budget comes from a model: seed 000's 8192, at most a quarter of
+ * the window, and no more than the model's largest answer when that is known.
+ */
+export function defaultReserveTokens(contextWindow: number, maxOutputTokens?: number): number {
+  return Math.min(8192, Math.floor(contextWindow / 4), maxOutputTokens ?? Number.POSITIVE_INFINITY);
 }
 
 /**
@@ -83,26 +95,12 @@ export function defaultReserveTokens(contextWindow: number): number {
  */
 export function createContextPipeline(options: ContextPipelineOptions): ContextPipeline {
   const { provider, compressor, assembler, counter, events, historyLimit } = options;
-  const { budget, unknownModel } = resolveBudget(options);
-  let warned = false;
+  const budget = resolveBudget(options);
 
   return Object.freeze({
     budget,
     async build(conversationId: string, input: BuildInput): Promise<BuildResult> {
       assertConversationId(conversationId);
-      if (unknownModel && !warned && events) {
-        warned = true;
-        await events.record({
-          type: 'context.model_unknown',
-          conversationId,
-          at: new Date().toISOString(),
-          payload: {
-            model: unknownModel,
-            contextWindow: budget.maxTokens,
-            reserveTokens: budget.reserveTokens ?? 0,
-          },
-        });
-      }
       const history = await provider.getHistory(
         conversationId,
         historyLimit === undefined ? undefined : { limit: historyLimit },
@@ -178,29 +176,31 @@ export function createContextPipeline(options: ContextPipelineOptions): ContextP
 /** Most compress-and-assemble passes of one build (see the overshoot loop in `build`). */
 const MAX_ASSEMBLY_PASSES = 3;
 
-function resolveBudget(options: ContextPipelineOptions): {
-  budget: Readonly<TokenBudget>;
-  unknownModel?: string;
-} {
+function resolveBudget(options: ContextPipelineOptions): Readonly<TokenBudget> {
+  const factory = 'createContextPipeline';
+  const limits = resolveModelLimits(options, { factory, acceptsOverrides: true });
   if (options.budget) {
+    if (limits || options.maxOutputTokens !== undefined) {
+      throw new ContextError({
+        code: 'invalid_option',
+        message: `${factory}: give the budget or the model's limits, not both.`,
+        details: { factory, option: 'budget' },
+      });
+    }
     assertValidBudget(options.budget);
-    return { budget: Object.freeze({ ...options.budget }) };
+    return Object.freeze({ ...options.budget });
   }
-  if (options.model === undefined) {
+  if (!limits) {
     throw new ContextError({
       code: 'invalid_option',
-      message: 'createContextPipeline needs a budget or a model.',
+      message: `${factory} needs a budget or a model (\`model\` or \`contextWindow\`).`,
+      details: { factory, option: 'budget' },
     });
   }
-  const info = getModelInfo(
-    options.model,
-    options.modelOverrides ? { overrides: options.modelOverrides } : {},
-  );
-  const budget = Object.freeze({
-    maxTokens: info.contextWindow,
-    reserveTokens: defaultReserveTokens(info.contextWindow),
+  return Object.freeze({
+    maxTokens: limits.contextWindow,
+    reserveTokens: defaultReserveTokens(limits.contextWindow, limits.maxOutputTokens),
   });
-  return info.known ? { budget } : { budget, unknownModel: options.model };
 }
 
 /** The typed error of a build whose prompt cannot fit: what it needs, and what could not go. */

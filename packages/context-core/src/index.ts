@@ -81,12 +81,15 @@ export {
   toolResultsOf,
 } from './message.js';
 export {
-  FALLBACK_MODEL_LIMITS,
+  findModelInfo,
   getModelInfo,
   MODEL_TABLE,
   type ModelInfo,
   type ModelInfoOptions,
   type ModelLimits,
+  type ModelPrices,
+  type ModelTableEntry,
+  PRICES_READ_ON,
 } from './model-table.js';
 export { type OptionChecker, optionChecker } from './option-checker.js';
 export type { AssembleInput, PromptAssembler } from './prompt-assembler.js';
@@ -95,6 +98,12 @@ export {
   MAX_GREP_PATTERN_CHARS,
   queryToolOutput,
 } from './query-tool-output.js';
+export {
+  type ModelLimitOptions,
+  type ResolvedModelLimits,
+  type ResolveModelLimitsContext,
+  resolveModelLimits,
+} from './resolve-model-limits.js';
 export { unstorableIdProblem } from './storable-id.js';
 export type { StoredSummary, SummaryCoverage, SummaryStore } from './summary-store.js';
 export { createTiktokenCounter, type TiktokenEncodingName } from './tiktoken-counter.js';
@@ -122,4 +131,5 @@ export type {
   ToolOutputSlice,
   ToolOutputStore,
 } from './tool-output-store.js';
+export { UnknownModelError, type UnknownModelErrorOptions } from './unknown-model-error.js';
 export { type ValidateMessagesOptions, validateMessages } from './validate-messages.js';

@@ -9,6 +9,7 @@ import {
   defaultReserveTokens,
   groupUnits,
   type PromptAssembler,
+  UnknownModelError,
 } from '../src/index.js';
 import { arbitraryHistory, fuzzParameters } from '../src/testing/index.js';
 import { call, charCounter, result, user } from './helpers.js';
@@ -106,32 +107,83 @@ describe('createContextPipeline', () => {
     expect(messages.map((message) => message.content)).toEqual(['s', '2', '3']);
   });
 
-  it('takes the window from the model table, and warns once for an unknown model', async () => {
-    const provider = createInMemoryHistoryStore({ counter: charCounter });
-    const events = createInMemoryEventStore();
-    const known = createContextPipeline({
-      provider,
+  it('takes the window from the model table, with a reserve of at most the model’s answer', () => {
+    const base = {
+      provider: createInMemoryHistoryStore({ counter: charCounter }),
       compressor: referenceTrim(),
       assembler: plainAssembler,
       counter: charCounter,
-      model: 'moonshot-v1-8k',
+    };
+    expect(createContextPipeline({ ...base, model: 'moonshot-v1-8k' }).budget).toEqual({
+      maxTokens: 8192,
+      reserveTokens: defaultReserveTokens(8192),
     });
-    expect(known.budget).toEqual({ maxTokens: 8192, reserveTokens: defaultReserveTokens(8192) });
     expect(defaultReserveTokens(8192)).toBe(2048);
     expect(defaultReserveTokens(200_000)).toBe(8192);
-    const unknown = createContextPipeline({
-      provider,
+    expect(defaultReserveTokens(200_000, 4096)).toBe(4096);
+    // gpt-4-turbo answers with at most 4,096 tokens: no more is kept free for the answer.
+    expect(createContextPipeline({ ...base, model: 'gpt-4-turbo-2024-04-09' }).budget).toEqual({
+      maxTokens: 128_000,
+      reserveTokens: 4096,
+    });
+  });
+
+  it('throws UnknownModelError for a model the table lacks, and takes explicit limits for it', () => {
+    const base = {
+      provider: createInMemoryHistoryStore({ counter: charCounter }),
       compressor: referenceTrim(),
       assembler: plainAssembler,
       counter: charCounter,
-      model: 'house-model',
-      events,
-    });
-    await unknown.build('c', { system: 's' });
-    await unknown.build('c', { system: 's' });
-    const warnings = await events.listEvents('c', { type: 'context.model_unknown' });
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0]?.payload).toMatchObject({ model: 'house-model', contextWindow: 8192 });
+    };
+    const error = caught(() => createContextPipeline({ ...base, model: 'house-model' }));
+    expect(UnknownModelError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ code: 'unknown_model', details: { model: 'house-model' } });
+    for (const option of ['contextWindow', 'maxOutputTokens', 'modelOverrides']) {
+      expect((error as Error).message).toContain(option);
+    }
+    expect(
+      createContextPipeline({ ...base, model: 'house-model', contextWindow: 32_000 }).budget,
+    ).toEqual({ maxTokens: 32_000, reserveTokens: 8000 });
+    expect(
+      createContextPipeline({
+        ...base,
+        model: 'house-model',
+        contextWindow: 32_000,
+        maxOutputTokens: 1000,
+      }).budget,
+    ).toEqual({ maxTokens: 32_000, reserveTokens: 1000 });
+    expect(
+      createContextPipeline({
+        ...base,
+        model: 'house-model-v2',
+        modelOverrides: { 'house-model': { contextWindow: 16_000, maxOutputTokens: 2000 } },
+      }).budget,
+    ).toEqual({ maxTokens: 16_000, reserveTokens: 2000 });
+    // Explicit limits win over the table.
+    expect(
+      createContextPipeline({ ...base, model: 'gpt-4o', contextWindow: 50_000 }).budget,
+    ).toEqual({ maxTokens: 50_000, reserveTokens: 8192 });
+  });
+
+  it('rejects bad model limits, and a budget given together with them', () => {
+    const base = {
+      provider: createInMemoryHistoryStore({ counter: charCounter }),
+      compressor: referenceTrim(),
+      assembler: plainAssembler,
+      counter: charCounter,
+    };
+    for (const bad of [
+      { contextWindow: 0 },
+      { contextWindow: 1.5 },
+      { model: 'gpt-4o', maxOutputTokens: -1 },
+    ]) {
+      expect(() => createContextPipeline({ ...base, ...bad })).toThrow(
+        expect.objectContaining({ code: 'invalid_option' }),
+      );
+    }
+    expect(() =>
+      createContextPipeline({ ...base, budget: { maxTokens: 1000 }, model: 'gpt-4o' }),
+    ).toThrow(/budget or the model's limits, not both/);
   });
 
   it('rejects missing or bad budgets and an input that cannot fit', async () => {
@@ -237,3 +289,12 @@ describe('createContextPipeline', () => {
     );
   });
 });
+
+function caught(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a throw');
+}
