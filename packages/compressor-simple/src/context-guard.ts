@@ -28,7 +28,7 @@ export interface ContextGuardOptions {
 export function contextGuard(options: ContextGuardOptions = {}): ContextCompressor {
   const truncate = truncateToolResults(options.toolResults);
   const trim = trimToBudget(options.trim);
-  const maxChars = options.toolResults?.maxChars ?? DEFAULT_MAX_TOOL_OUTPUT_CHARS;
+  const maxChars = options.toolResults?.maxOutputChars ?? DEFAULT_MAX_TOOL_OUTPUT_CHARS;
   return namedCompressor(
     'context-guard',
     composeCompressors(

@@ -19,7 +19,7 @@ export interface SimpleCompressorOptions {
 
 /**
  * Seed 002's SimpleCompressor, named `simple`: `truncateMessages` (every message capped at
- * `maxCharsPerMessage` characters, or `budget.maxChars`, on every call) then `trimToBudget` (whole
+ * `maxCharsPerMessage` characters, or `budget.maxCharsPerMessage`, on every call) then `trimToBudget` (whole
  * units dropped from the oldest until the rest fits). It first drops the units the trim would drop
  * anyway (step `out-of-reach`), so it never truncates history it is about to drop. Always fits
  * the budget when the system, pinned and newest units can; a history that fits and has no message
@@ -33,7 +33,7 @@ export function createSimpleCompressor(options: SimpleCompressorOptions = {}): C
     'simple',
     composeCompressors(
       dropOutOfReach({
-        mayShrink: (message, budget) => exceedsCharCap(message, budget.maxChars ?? cap),
+        mayShrink: (message, budget) => exceedsCharCap(message, budget.maxCharsPerMessage ?? cap),
         keepFirstUser: false,
       }),
       truncate,

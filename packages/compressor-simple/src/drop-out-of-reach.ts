@@ -29,10 +29,10 @@ export interface DropOutOfReachOptions {
   mayVanish?(message: Message): boolean;
   /**
    * The preset's sliding window, if any: it drops every unit it may drop (not among its
-   * `keepRecent` newest messages) that does not fit `ratio` of the budget, so such units are out
+   * `keepRecentMessages` newest messages) that does not fit `ratio` of the budget, so such units are out
    * of reach too.
    */
-  window?: { ratio: number; keepRecent: number };
+  window?: { ratio: number; keepRecentMessages: number };
 }
 
 /**
@@ -87,7 +87,7 @@ export function dropOutOfReach(options: DropOutOfReachOptions): ContextCompresso
           : {
               inner: {
                 limit: Math.floor(limit * options.window.ratio),
-                before: recentStart(messages, options.window.keepRecent, options.mayVanish),
+                before: recentStart(messages, options.window.keepRecentMessages, options.mayVanish),
               },
             }),
       });
@@ -99,17 +99,17 @@ export function dropOutOfReach(options: DropOutOfReachOptions): ContextCompresso
 // --- internal helpers ---
 
 /**
- * Where the window's `keepRecent` newest messages may start once later layers have removed what
- * they may: the index from which `keepRecent` messages remain that no layer removes.
+ * Where the window's `keepRecentMessages` newest messages may start once later layers have removed what
+ * they may: the index from which `keepRecentMessages` messages remain that no layer removes.
  */
 function recentStart(
   messages: readonly Message[],
-  keepRecent: number,
+  keepRecentMessages: number,
   mayVanish: ((message: Message) => boolean) | undefined,
 ): number {
   let staying = 0;
   for (let index = messages.length - 1; index >= 0; index -= 1) {
-    if (staying >= keepRecent) return index + 1;
+    if (staying >= keepRecentMessages) return index + 1;
     if (!mayVanish?.(messages[index] as Message)) staying += 1;
   }
   return 0;

@@ -38,7 +38,7 @@ export const DEFAULT_MASK_KEEP_RECENT = 6;
 /** Options of {@link maskOldToolResults}. */
 export interface MaskOldToolResultsOptions {
   /** Newest tool results left whole; default 6 (seed 003). */
-  keepRecent?: number;
+  keepRecentResults?: number;
   /** Outputs of at most this many characters are left whole; default 500. */
   minChars?: number;
   /** Lines kept from the start of a masked output; default 3. */
@@ -56,7 +56,7 @@ export interface MaskOldToolResultsOptions {
 
 /**
  * Masks old tool outputs (seed 003, layer 1): every tool result older than the newest
- * `keepRecent` ones whose output is longer than `minChars` characters becomes its first
+ * `keepRecentResults` ones whose output is longer than `minChars` characters becomes its first
  * `headLines` and last `tailLines` lines, cut to `maxExcerptChars` characters in all (and to a
  * quarter of the original), around a marker with the lines omitted and the original size. Tool
  * calls, newer results, short results and every other part stay as they are (the same objects);
@@ -67,7 +67,11 @@ export interface MaskOldToolResultsOptions {
 export function maskOldToolResults(options: MaskOldToolResultsOptions = {}): ContextCompressor {
   const factory = 'maskOldToolResults';
   const check = optionChecker(SOURCE, factory);
-  const keepRecent = check.wholeNumber('keepRecent', options.keepRecent, DEFAULT_MASK_KEEP_RECENT);
+  const keepRecentResults = check.wholeNumber(
+    'keepRecentResults',
+    options.keepRecentResults,
+    DEFAULT_MASK_KEEP_RECENT,
+  );
   const minChars = check.wholeNumber('minChars', options.minChars, DEFAULT_MASK_MIN_CHARS);
   const shape: MaskShape = Object.freeze({
     headLines: check.wholeNumber('headLines', options.headLines, 3),
@@ -92,7 +96,7 @@ export function maskOldToolResults(options: MaskOldToolResultsOptions = {}): Con
         let maskedHere = 0;
         const content = mapContent(message.content, (part: Part): Part => {
           if (part.type !== 'tool-result') return part;
-          const recent = rank <= keepRecent;
+          const recent = rank <= keepRecentResults;
           rank -= 1;
           if (recent || part.output.length <= minChars) return part;
           maskedHere += 1;
@@ -113,16 +117,19 @@ export function maskOldToolResults(options: MaskOldToolResultsOptions = {}): Con
 }
 
 /**
- * Index of the message holding the `keepRecent`-th newest tool result, which
+ * Index of the message holding the `keepRecentResults`-th newest tool result, which
  * {@link maskOldToolResults} keeps whole with every newer one; the length when there are fewer.
  */
-export function oldestRecentResult(messages: readonly Message[], keepRecent: number): number {
+export function oldestRecentResult(
+  messages: readonly Message[],
+  keepRecentResults: number,
+): number {
   let seen = 0;
-  for (let index = messages.length - 1; index >= 0 && keepRecent > 0; index -= 1) {
+  for (let index = messages.length - 1; index >= 0 && keepRecentResults > 0; index -= 1) {
     const message = messages[index] as Message;
     if (message.role !== 'tool' || typeof message.content === 'string') continue;
     seen += toolResultCount(message.content);
-    if (seen >= keepRecent) return index;
+    if (seen >= keepRecentResults) return index;
   }
   return messages.length;
 }

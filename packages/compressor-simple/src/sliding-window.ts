@@ -19,7 +19,7 @@ export interface SlidingWindowOptions {
   /** Share of the budget above which it acts, and down to which it drops; default 0.75 (seed 003). */
   ratio?: number;
   /** Newest messages never dropped (whole units: reaching back to a unit's start); default 20. */
-  keepRecent?: number;
+  keepRecentMessages?: number;
   /** Never drop the unit of the first user message (the task); default true. */
   keepFirstUser?: boolean;
 }
@@ -28,7 +28,7 @@ export interface SlidingWindowOptions {
  * Seed 003's layer 3: when the history holds more than `ratio` of the budget, drops whole units
  * from the oldest on until it holds at most that much, leaving headroom so that the next calls need
  * not cut again. Never dropped: system and pinned units, the first user message's unit (with
- * `keepFirstUser`), the units of the newest `keepRecent` messages and the newest unit. A history at
+ * `keepFirstUser`), the units of the newest `keepRecentMessages` messages and the newest unit. A history at
  * or below `ratio` of the budget comes back unchanged. It may end above the budget when what it
  * never drops does not fit; end a composition with `trimToBudget` to guarantee the budget.
  */
@@ -39,9 +39,9 @@ export function slidingWindow(options: SlidingWindowOptions = {}): ContextCompre
   if (typeof ratio !== 'number' || !(ratio > 0 && ratio <= 1)) {
     throw check.invalid('ratio', ratio, 'a number above 0 and at most 1');
   }
-  const keepRecent = check.wholeNumber(
-    'keepRecent',
-    options.keepRecent,
+  const keepRecentMessages = check.wholeNumber(
+    'keepRecentMessages',
+    options.keepRecentMessages,
     DEFAULT_WINDOW_KEEP_RECENT,
   );
   const keepFirstUser = check.boolean('keepFirstUser', options.keepFirstUser, true);
@@ -50,7 +50,7 @@ export function slidingWindow(options: SlidingWindowOptions = {}): ContextCompre
     // Acting only over the whole budget and holding nothing back, it fits; at a lower ratio it
     // trims a history that fits, and what it never drops may be over the budget.
     guarantees: {
-      fitsBudget: ratio === 1 && keepRecent === 0 && !keepFirstUser,
+      fitsBudget: ratio === 1 && keepRecentMessages === 0 && !keepFirstUser,
       unchangedWhenFits: ratio === 1,
       keepsToolPairs: true,
       keepsFirstUser: keepFirstUser,
@@ -60,7 +60,7 @@ export function slidingWindow(options: SlidingWindowOptions = {}): ContextCompre
       if (tokens <= threshold) return { messages: [...messages], tokens: tokens };
       const units = groupUnits(messages);
       const first = keepFirstUser ? firstUserUnit(units) : -1;
-      const recentStart = messages.length - keepRecent;
+      const recentStart = messages.length - keepRecentMessages;
       const drop = new Array<boolean>(units.length).fill(false);
       let total = tokens;
       for (const [index, unit] of units.entries()) {

@@ -16,11 +16,11 @@ export const DEFAULT_THINKING_KEEP_RECENT = 1;
 /** Options of {@link stripOldThinking}. */
 export interface StripOldThinkingOptions {
   /** Newest assistant messages with thinking that keep it; default 1 (seed 003). */
-  keepRecent?: number;
+  keepRecentThinking?: number;
 }
 
 /**
- * Removes the thinking of every assistant message older than the newest `keepRecent` ones that
+ * Removes the thinking of every assistant message older than the newest `keepRecentThinking` ones that
  * think (seed 003, layer 2): their text and tool calls stay, their thinking parts go. An old
  * message that held nothing but thinking is dropped, unless it is pinned, which keeps it whole.
  * Every other message stays the same object. Reshapes on every call, whether or not the history
@@ -28,9 +28,9 @@ export interface StripOldThinkingOptions {
  */
 export function stripOldThinking(options: StripOldThinkingOptions = {}): ContextCompressor {
   const check = optionChecker(SOURCE, 'stripOldThinking');
-  const keepRecent = check.wholeNumber(
-    'keepRecent',
-    options.keepRecent,
+  const keepRecentThinking = check.wholeNumber(
+    'keepRecentThinking',
+    options.keepRecentThinking,
     DEFAULT_THINKING_KEEP_RECENT,
   );
   return defineCompressor({
@@ -53,7 +53,7 @@ export function stripOldThinking(options: StripOldThinkingOptions = {}): Context
           continue;
         }
         thinkers += 1;
-        if (thinkers <= keepRecent || (rest.length === 0 && isProtected(message))) {
+        if (thinkers <= keepRecentThinking || (rest.length === 0 && isProtected(message))) {
           output.push(message);
         } else if (rest.length === 0) {
           dropped += 1;
@@ -77,15 +77,18 @@ export function hasThinking(message: Message): boolean {
 }
 
 /**
- * Index of the `keepRecent`-th newest assistant message that thinks, which
+ * Index of the `keepRecentThinking`-th newest assistant message that thinks, which
  * {@link stripOldThinking} leaves whole with every newer one; the length when there are fewer.
  */
-export function oldestRecentThinker(messages: readonly Message[], keepRecent: number): number {
+export function oldestRecentThinker(
+  messages: readonly Message[],
+  keepRecentThinking: number,
+): number {
   let seen = 0;
-  for (let index = messages.length - 1; index >= 0 && keepRecent > 0; index -= 1) {
+  for (let index = messages.length - 1; index >= 0 && keepRecentThinking > 0; index -= 1) {
     if (!hasThinking(messages[index] as Message)) continue;
     seen += 1;
-    if (seen >= keepRecent) return index;
+    if (seen >= keepRecentThinking) return index;
   }
   return messages.length;
 }

@@ -57,8 +57,8 @@ export function threeLayer(options: ThreeLayerOptions = {}): ContextCompressor {
     ...(options.marker === undefined ? {} : { marker: options.marker }),
   });
   const minChars = options.toolResults?.minChars ?? DEFAULT_MASK_MIN_CHARS;
-  const recentResults = options.toolResults?.keepRecent ?? DEFAULT_MASK_KEEP_RECENT;
-  const recentThinkers = options.thinking?.keepRecent ?? DEFAULT_THINKING_KEEP_RECENT;
+  const recentResults = options.toolResults?.keepRecentResults ?? DEFAULT_MASK_KEEP_RECENT;
+  const recentThinkers = options.thinking?.keepRecentThinking ?? DEFAULT_THINKING_KEEP_RECENT;
   return namedCompressor(
     'three-layer',
     composeCompressors(
@@ -74,7 +74,7 @@ export function threeLayer(options: ThreeLayerOptions = {}): ContextCompressor {
         mayVanish: isThinkingOnly,
         window: {
           ratio: options.window?.ratio ?? DEFAULT_WINDOW_RATIO,
-          keepRecent: options.window?.keepRecent ?? DEFAULT_WINDOW_KEEP_RECENT,
+          keepRecentMessages: options.window?.keepRecentMessages ?? DEFAULT_WINDOW_KEEP_RECENT,
         },
       }),
       mask,

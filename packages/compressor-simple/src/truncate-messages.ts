@@ -25,7 +25,7 @@ export interface TruncateMessagesOptions {
 }
 
 /**
- * Caps every message at `maxCharsPerMessage` characters (seed 002), or at `budget.maxChars` when
+ * Caps every message at `maxCharsPerMessage` characters (seed 002), or at `budget.maxCharsPerMessage` when
  * the budget sets one. The characters of a message are those of its text, thinking and tool
  * outputs; tool-call inputs are never cut. An oversized message has its longest pieces cut to an
  * equal length, each keeping its start and end around a marker that says how many characters went;
@@ -47,7 +47,7 @@ export function truncateMessages(options: TruncateMessagesOptions = {}): Context
     name: 'truncate-messages',
     guarantees: RESHAPING,
     transform: ({ messages, budget, context }) => {
-      const cap = budget.maxChars ?? maxCharsPerMessage;
+      const cap = budget.maxCharsPerMessage ?? maxCharsPerMessage;
       let truncated = 0;
       const output = messages.map((message) => {
         const capped = capMessage(message, cap, marker, context);

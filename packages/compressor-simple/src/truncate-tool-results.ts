@@ -19,7 +19,7 @@ export const DEFAULT_MAX_TOOL_OUTPUT_CHARS = 50_000;
 /** Options of {@link truncateToolResults}. */
 export interface TruncateToolResultsOptions {
   /** Longest tool output kept whole, in characters; default 50,000 (seed 000). */
-  maxChars?: number;
+  maxOutputChars?: number;
   /** Characters kept from the start of a longer output; default 2000. */
   headChars?: number;
   /** Characters kept from the end of a longer output; default 2000. */
@@ -29,33 +29,33 @@ export interface TruncateToolResultsOptions {
 }
 
 /**
- * Cuts every tool output longer than `maxChars` characters to its first `headChars` and last
+ * Cuts every tool output longer than `maxOutputChars` characters to its first `headChars` and last
  * `tailChars` characters around a marker that says how many were removed (seed 000, layer 1).
  * Shorter outputs, and every other part, stay the same objects; a message is replaced only if that
  * lowers its token count. Reshapes on every call, whether or not the history fits the budget;
- * never drops a message. `headChars + tailChars` may not exceed `maxChars`.
+ * never drops a message. `headChars + tailChars` may not exceed `maxOutputChars`.
  */
 export function truncateToolResults(options: TruncateToolResultsOptions = {}): ContextCompressor {
   const factory = 'truncateToolResults';
   const check = optionChecker(SOURCE, factory);
-  const maxChars = check.wholeNumber(
-    'maxChars',
-    options.maxChars,
+  const maxOutputChars = check.wholeNumber(
+    'maxOutputChars',
+    options.maxOutputChars,
     DEFAULT_MAX_TOOL_OUTPUT_CHARS,
     1,
   );
   const headChars = check.wholeNumber('headChars', options.headChars, 2000);
   const tailChars = check.wholeNumber('tailChars', options.tailChars, 2000);
   const marker = check.function('marker', options.marker, defaultTruncationMarker);
-  if (headChars + tailChars > maxChars) {
+  if (headChars + tailChars > maxOutputChars) {
     throw check.invalid(
       'headChars + tailChars',
       headChars + tailChars,
-      `at most maxChars (${maxChars})`,
+      `at most maxOutputChars (${maxOutputChars})`,
     );
   }
   const cutResult = (part: Part): Part =>
-    part.type === 'tool-result' && part.output.length > maxChars
+    part.type === 'tool-result' && part.output.length > maxOutputChars
       ? { ...part, output: cutMiddle(part.output, headChars, tailChars, marker) }
       : part;
   return defineCompressor({
@@ -80,11 +80,11 @@ export function truncateToolResults(options: TruncateToolResultsOptions = {}): C
   });
 }
 
-/** Whether `message` holds a tool output longer than `maxChars` characters. */
-export function hasOutputOver(message: Message, maxChars: number): boolean {
+/** Whether `message` holds a tool output longer than `maxOutputChars` characters. */
+export function hasOutputOver(message: Message, maxOutputChars: number): boolean {
   if (message.role !== 'tool' || typeof message.content === 'string') return false;
   for (const part of message.content) {
-    if (part.type === 'tool-result' && part.output.length > maxChars) return true;
+    if (part.type === 'tool-result' && part.output.length > maxOutputChars) return true;
   }
   return false;
 }

@@ -8,8 +8,9 @@ testCompressor({
   create: () => createSimpleCompressor(),
 });
 testCompressor({
-  name: 'contextGuard({ toolResults: { maxChars: 3000, headChars: 600, tailChars: 400 } })',
-  create: () => contextGuard({ toolResults: { maxChars: 3000, headChars: 600, tailChars: 400 } }),
+  name: 'contextGuard({ toolResults: { maxOutputChars: 3000, headChars: 600, tailChars: 400 } })',
+  create: () =>
+    contextGuard({ toolResults: { maxOutputChars: 3000, headChars: 600, tailChars: 400 } }),
 });
 testCompressor({
   name: 'threeLayer()',

@@ -17,8 +17,8 @@ testCompressor({
 });
 // With ratio 1 the window acts only over the budget, and with nothing recent held back it fits.
 testCompressor({
-  name: 'slidingWindow({ ratio: 1, keepRecent: 0, keepFirstUser: false })',
-  create: () => slidingWindow({ ratio: 1, keepRecent: 0, keepFirstUser: false }),
+  name: 'slidingWindow({ ratio: 1, keepRecentMessages: 0, keepFirstUser: false })',
+  create: () => slidingWindow({ ratio: 1, keepRecentMessages: 0, keepFirstUser: false }),
 });
 
 // The window acts above 0.75 of the budget by design (headroom), so a history that fits may lose
@@ -36,16 +36,16 @@ testCompressor({
   create: () => truncateMessages(),
 });
 testCompressor({
-  name: 'truncateToolResults({ maxChars: 3000, headChars: 600, tailChars: 400 })',
-  create: () => truncateToolResults({ maxChars: 3000, headChars: 600, tailChars: 400 }),
+  name: 'truncateToolResults({ maxOutputChars: 3000, headChars: 600, tailChars: 400 })',
+  create: () => truncateToolResults({ maxOutputChars: 3000, headChars: 600, tailChars: 400 }),
 });
 testCompressor({
   name: 'maskOldToolResults()',
   create: () => maskOldToolResults(),
 });
 testCompressor({
-  name: 'maskOldToolResults({ keepRecent: 0, minChars: 0 })',
-  create: () => maskOldToolResults({ keepRecent: 0, minChars: 0 }),
+  name: 'maskOldToolResults({ keepRecentResults: 0, minChars: 0 })',
+  create: () => maskOldToolResults({ keepRecentResults: 0, minChars: 0 }),
 });
 testCompressor({
   name: 'stripOldThinking()',

@@ -47,7 +47,7 @@ describe('maskOldToolResults', () => {
 
   it('cuts a single 50 KB line to a short excerpt', async () => {
     const input = steps(2, () => 'q'.repeat(50_000));
-    const { messages } = await run(maskOldToolResults({ keepRecent: 1 }), input, budget);
+    const { messages } = await run(maskOldToolResults({ keepRecentResults: 1 }), input, budget);
     const [masked] = outputs(messages);
     expect(masked).toBe(
       `${'q'.repeat(300)}…\n[... 1 line omitted, 50000 characters originally ...]`,
@@ -56,7 +56,11 @@ describe('maskOldToolResults', () => {
 
   it('leaves short results, recent results and tool calls alone', async () => {
     const input = steps(4, (index) => (index === 0 ? 'x'.repeat(500) : lines(100)));
-    const { messages, report } = await run(maskOldToolResults({ keepRecent: 2 }), input, budget);
+    const { messages, report } = await run(
+      maskOldToolResults({ keepRecentResults: 2 }),
+      input,
+      budget,
+    );
     expect(report.steps[0]?.masked).toBe(1);
     expect(
       messages.filter((message, index) => message !== input[index]).map((message) => message.id),
@@ -76,7 +80,7 @@ describe('maskOldToolResults', () => {
         })),
       },
     ]);
-    const { messages } = await run(maskOldToolResults({ keepRecent: 2 }), input, budget);
+    const { messages } = await run(maskOldToolResults({ keepRecentResults: 2 }), input, budget);
     const [first, second, third] = messageParts(messages[1] as Message);
     const parts = messageParts(input[1] as Message);
     expect(first).not.toBe(parts[0]);
@@ -86,13 +90,13 @@ describe('maskOldToolResults', () => {
 
   it('uses a custom marker and changes nothing when run again', async () => {
     const compressor = maskOldToolResults({
-      keepRecent: 0,
+      keepRecentResults: 0,
       marker: ({ omittedLines, originalLines }) => `<${omittedLines}/${originalLines}>`,
     });
     const input = steps(1, () => lines(20));
     const once = await run(compressor, input, budget);
     expect(outputs(once.messages)[0]).toContain('<15/20>');
-    const twice = await run(maskOldToolResults({ keepRecent: 0 }), once.messages, budget);
+    const twice = await run(maskOldToolResults({ keepRecentResults: 0 }), once.messages, budget);
     expect(twice.messages).toEqual(once.messages);
     expect(defaultMaskMarker({ omittedLines: 1, originalLines: 4, originalChars: 900 })).toBe(
       '[... 1 line omitted, 900 characters originally ...]',
@@ -100,55 +104,62 @@ describe('maskOldToolResults', () => {
   });
 
   it('rejects a bad option', () => {
-    expect(() => maskOldToolResults({ keepRecent: -1 })).toThrow(
+    expect(() => maskOldToolResults({ keepRecentResults: -1 })).toThrow(
       expect.objectContaining({
         code: 'invalid_option',
-        message: expect.stringContaining('maskOldToolResults: option keepRecent'),
+        message: expect.stringContaining('maskOldToolResults: option keepRecentResults'),
       }),
     );
   });
 
-  it('never touches the newest keepRecent results, and masks others to much less than they were', async () => {
+  it('never touches the newest keepRecentResults results, and masks others to much less than they were', async () => {
     const counter = createHeuristicCounter();
-    const settings = fc.record({ keepRecent: fc.nat({ max: 8 }), minChars: fc.nat({ max: 2000 }) });
+    const settings = fc.record({
+      keepRecentResults: fc.nat({ max: 8 }),
+      minChars: fc.nat({ max: 2000 }),
+    });
     await fc.assert(
-      fc.asyncProperty(arbitraryHistory(), settings, async (input, { keepRecent, minChars }) => {
-        const { messages, report } = await run(
-          maskOldToolResults({ keepRecent, minChars }),
-          input,
-          budget,
-          counter,
-        );
-        expect(messages).toHaveLength(input.length);
-        const before = input.flatMap(toolResultsOf);
-        const after = messages.flatMap(toolResultsOf);
-        let masked = 0;
-        for (const [index, part] of after.entries()) {
-          const original = before[index];
-          const recent = index >= before.length - keepRecent;
-          if (recent || (original?.output.length ?? 0) <= minChars) {
-            expect(part).toBe(original);
-            continue;
-          }
-          if (part === original) continue; // masking would not have lowered the message's tokens
-          masked += 1;
-          const length = original?.output.length ?? 0;
-          const marker = `[... ${length} lines omitted, ${length} characters originally ...]`;
-          expect(part.output.length).toBeLessThanOrEqual(
-            Math.floor(length / 4) + marker.length + 4,
+      fc.asyncProperty(
+        arbitraryHistory(),
+        settings,
+        async (input, { keepRecentResults, minChars }) => {
+          const { messages, report } = await run(
+            maskOldToolResults({ keepRecentResults, minChars }),
+            input,
+            budget,
+            counter,
           );
-          expect(part.output.length).toBeLessThanOrEqual(300 + marker.length + 4);
-          expect(part.output).toContain(`characters originally ...]`);
-          expect(part).toMatchObject({
-            toolCallId: original?.toolCallId,
-            toolName: original?.toolName,
+          expect(messages).toHaveLength(input.length);
+          const before = input.flatMap(toolResultsOf);
+          const after = messages.flatMap(toolResultsOf);
+          let masked = 0;
+          for (const [index, part] of after.entries()) {
+            const original = before[index];
+            const recent = index >= before.length - keepRecentResults;
+            if (recent || (original?.output.length ?? 0) <= minChars) {
+              expect(part).toBe(original);
+              continue;
+            }
+            if (part === original) continue; // masking would not have lowered the message's tokens
+            masked += 1;
+            const length = original?.output.length ?? 0;
+            const marker = `[... ${length} lines omitted, ${length} characters originally ...]`;
+            expect(part.output.length).toBeLessThanOrEqual(
+              Math.floor(length / 4) + marker.length + 4,
+            );
+            expect(part.output.length).toBeLessThanOrEqual(300 + marker.length + 4);
+            expect(part.output).toContain(`characters originally ...]`);
+            expect(part).toMatchObject({
+              toolCallId: original?.toolCallId,
+              toolName: original?.toolName,
+            });
+          }
+          expect(report.steps[0]?.masked).toBe(masked);
+          messages.forEach((message, index) => {
+            if (message.role !== 'tool') expect(message).toBe(input[index]);
           });
-        }
-        expect(report.steps[0]?.masked).toBe(masked);
-        messages.forEach((message, index) => {
-          if (message.role !== 'tool') expect(message).toBe(input[index]);
-        });
-      }),
+        },
+      ),
       fuzzParameters(200),
     );
   });

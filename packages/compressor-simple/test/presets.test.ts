@@ -82,7 +82,7 @@ describe('presets', () => {
     const counter = createHeuristicCounter();
     const budget = { maxTokens: 1_000_000 };
     const guard = await run(
-      contextGuard({ toolResults: { maxChars: 1000, headChars: 100, tailChars: 100 } }),
+      contextGuard({ toolResults: { maxOutputChars: 1000, headChars: 100, tailChars: 100 } }),
       transcript,
       budget,
       counter,
@@ -100,7 +100,10 @@ describe('presets', () => {
     );
     expect(simple.messages).toEqual(transcript);
     const layers = await run(
-      threeLayer({ toolResults: { keepRecent: 100 }, thinking: { keepRecent: 100 } }),
+      threeLayer({
+        toolResults: { keepRecentResults: 100 },
+        thinking: { keepRecentThinking: 100 },
+      }),
       transcript,
       budget,
       counter,
@@ -185,11 +188,15 @@ describe('presets', () => {
             ),
           };
           const { cap, keepFirstUser } = settings;
-          const toolResults = { keepRecent: settings.results, minChars: settings.minChars };
-          const thinking = { keepRecent: settings.thinkers };
-          const window = { keepRecent: settings.recent, ratio: settings.ratio, keepFirstUser };
+          const toolResults = { keepRecentResults: settings.results, minChars: settings.minChars };
+          const thinking = { keepRecentThinking: settings.thinkers };
+          const window = {
+            keepRecentMessages: settings.recent,
+            ratio: settings.ratio,
+            keepFirstUser,
+          };
           const guardCap = {
-            maxChars: cap,
+            maxOutputChars: cap,
             headChars: Math.floor(cap / 3),
             tailChars: Math.floor(cap / 3),
           };
@@ -253,7 +260,7 @@ describe('presets', () => {
         chats,
         settings,
         async (input, { maxTokens, recent, ratio, keepFirstUser }) => {
-          const window = { keepRecent: recent, ratio, keepFirstUser };
+          const window = { keepRecentMessages: recent, ratio, keepFirstUser };
           const layers = composeCompressors(
             maskOldToolResults(),
             stripOldThinking(),

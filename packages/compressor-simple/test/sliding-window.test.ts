@@ -30,7 +30,7 @@ describe('slidingWindow', () => {
 
   it('drops the oldest units above ratio of the budget, down to it, keeping the task and recent ones', async () => {
     const input = history(10); // 9 + 12 + 200 = 221 tokens
-    const { messages, report } = await run(slidingWindow({ keepRecent: 3 }), input, {
+    const { messages, report } = await run(slidingWindow({ keepRecentMessages: 3 }), input, {
       maxTokens: 200,
     });
     // Threshold 150: dropping four 20-token messages leaves 141.
@@ -43,9 +43,11 @@ describe('slidingWindow', () => {
     });
   });
 
-  it('never drops the newest keepRecent messages, even when that leaves it over the budget', async () => {
+  it('never drops the newest keepRecentMessages messages, even when that leaves it over the budget', async () => {
     const input = history(10);
-    const { messages } = await run(slidingWindow({ keepRecent: 8 }), input, { maxTokens: 100 });
+    const { messages } = await run(slidingWindow({ keepRecentMessages: 8 }), input, {
+      maxTokens: 100,
+    });
     expect(ids(messages)).toEqual([
       'm0',
       'm1',
@@ -61,9 +63,13 @@ describe('slidingWindow', () => {
       result('c1', 'y'.repeat(100)),
       user('ok'),
     ]);
-    const { messages } = await run(slidingWindow({ keepRecent: 2, keepFirstUser: false }), input, {
-      maxTokens: 100,
-    });
+    const { messages } = await run(
+      slidingWindow({ keepRecentMessages: 2, keepFirstUser: false }),
+      input,
+      {
+        maxTokens: 100,
+      },
+    );
     expect(ids(messages)).toEqual(['m2', 'm3', 'm4']);
   });
 
@@ -82,7 +88,7 @@ describe('slidingWindow', () => {
     const counter = createHeuristicCounter();
     const settings = fc.record({
       ratio: fc.double({ min: 0.05, max: 1, noNaN: true }),
-      keepRecent: fc.nat({ max: 25 }),
+      keepRecentMessages: fc.nat({ max: 25 }),
       keepFirstUser: fc.boolean(),
     });
     await fc.assert(
@@ -102,7 +108,7 @@ describe('slidingWindow', () => {
             return (
               unit.protected ||
               (options.keepFirstUser && index === firstUser) ||
-              unit.end > input.length - options.keepRecent ||
+              unit.end > input.length - options.keepRecentMessages ||
               index === units.length - 1
             );
           };

@@ -34,43 +34,52 @@ describe('stripOldThinking', () => {
     expect(report.steps[0]).toMatchObject({ name: 'strip-old-thinking', truncated: 1, dropped: 1 });
   });
 
-  it('keeps the thinking of the newest keepRecent messages that think', async () => {
+  it('keeps the thinking of the newest keepRecentThinking messages that think', async () => {
     const input = withIds([thinking('a', 'A'), thinking('b', 'B'), thinking('c', 'C')]);
-    const { messages } = await run(stripOldThinking({ keepRecent: 2 }), input, budget);
+    const { messages } = await run(stripOldThinking({ keepRecentThinking: 2 }), input, budget);
     expect(messages.map(thinks)).toEqual([false, true, true]);
-    const none = await run(stripOldThinking({ keepRecent: 0 }), input, budget);
+    const none = await run(stripOldThinking({ keepRecentThinking: 0 }), input, budget);
     expect(none.messages.map(thinks)).toEqual([false, false, false]);
   });
 
   it('rejects a bad option', () => {
-    expect(() => stripOldThinking({ keepRecent: 0.5 })).toThrow(
+    expect(() => stripOldThinking({ keepRecentThinking: 0.5 })).toThrow(
       expect.objectContaining({ code: 'invalid_option' }),
     );
   });
 
-  it('leaves only the newest keepRecent thinkers thinking, and every other part as it was', async () => {
+  it('leaves only the newest keepRecentThinking thinkers thinking, and every other part as it was', async () => {
     const counter = createHeuristicCounter();
     await fc.assert(
-      fc.asyncProperty(arbitraryHistory(), fc.nat({ max: 4 }), async (input, keepRecent) => {
-        const { messages } = await run(stripOldThinking({ keepRecent }), input, budget, counter);
-        const thinkers = input.filter(thinks);
-        const kept = new Set(thinkers.slice(Math.max(0, thinkers.length - keepRecent)));
-        const byId = new Map(messages.map((message) => [message.id, message]));
-        for (const original of input) {
-          const output = byId.get(original.id);
-          if (kept.has(original) || !thinks(original)) {
-            expect(output).toBe(original);
-            continue;
+      fc.asyncProperty(
+        arbitraryHistory(),
+        fc.nat({ max: 4 }),
+        async (input, keepRecentThinking) => {
+          const { messages } = await run(
+            stripOldThinking({ keepRecentThinking }),
+            input,
+            budget,
+            counter,
+          );
+          const thinkers = input.filter(thinks);
+          const kept = new Set(thinkers.slice(Math.max(0, thinkers.length - keepRecentThinking)));
+          const byId = new Map(messages.map((message) => [message.id, message]));
+          for (const original of input) {
+            const output = byId.get(original.id);
+            if (kept.has(original) || !thinks(original)) {
+              expect(output).toBe(original);
+              continue;
+            }
+            const rest = messageParts(original).filter((part) => part.type !== 'thinking');
+            if (rest.length === 0) {
+              if (isProtected(original)) expect(output).toBe(original);
+              else expect(output).toBeUndefined();
+              continue;
+            }
+            expect(messageParts(output as Message)).toEqual(rest);
           }
-          const rest = messageParts(original).filter((part) => part.type !== 'thinking');
-          if (rest.length === 0) {
-            if (isProtected(original)) expect(output).toBe(original);
-            else expect(output).toBeUndefined();
-            continue;
-          }
-          expect(messageParts(output as Message)).toEqual(rest);
-        }
-      }),
+        },
+      ),
       fuzzParameters(200),
     );
   });

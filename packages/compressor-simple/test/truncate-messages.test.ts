@@ -46,7 +46,10 @@ describe('truncateMessages', () => {
 
   it('takes the cap from budget.maxChars when the budget sets one', async () => {
     const input = withIds([user('x'.repeat(3000))]);
-    const { messages } = await run(truncateMessages(), input, { maxTokens: 10_000, maxChars: 500 });
+    const { messages } = await run(truncateMessages(), input, {
+      maxTokens: 10_000,
+      maxCharsPerMessage: 500,
+    });
     expect((messages[0] as Message).content.length).toBeLessThanOrEqual(500);
     const unchanged = await run(truncateMessages(), input, { maxTokens: 10_000 });
     expect(unchanged.messages[0]).toBe(input[0]);

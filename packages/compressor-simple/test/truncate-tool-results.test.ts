@@ -25,14 +25,14 @@ describe('truncateToolResults', () => {
     });
   });
 
-  it('keeps an output of exactly maxChars and cuts one character more', async () => {
+  it('keeps an output of exactly maxOutputChars and cuts one character more', async () => {
     const input = withIds([
       call('c1', 'c2'),
       result('c1', 'x'.repeat(100)),
       result('c2', 'x'.repeat(101)),
     ]);
     const compressor = truncateToolResults({
-      maxChars: 100,
+      maxOutputChars: 100,
       headChars: 10,
       tailChars: 5,
       marker: (removed) => `<${removed} cut>`,
@@ -60,7 +60,7 @@ describe('truncateToolResults', () => {
       },
     ]);
     const { messages } = await run(
-      truncateToolResults({ maxChars: 100, headChars: 10, tailChars: 10 }),
+      truncateToolResults({ maxOutputChars: 100, headChars: 10, tailChars: 10 }),
       input,
       budget,
     );
@@ -69,11 +69,13 @@ describe('truncateToolResults', () => {
     expect(big).toMatchObject({ type: 'tool-result', toolCallId: 'c2', isError: true });
   });
 
-  it('rejects head and tail longer than maxChars', () => {
-    expect(() => truncateToolResults({ maxChars: 100, headChars: 60, tailChars: 50 })).toThrow(
+  it('rejects head and tail longer than maxOutputChars', () => {
+    expect(() =>
+      truncateToolResults({ maxOutputChars: 100, headChars: 60, tailChars: 50 }),
+    ).toThrow(
       expect.objectContaining({
         code: 'invalid_option',
-        message: expect.stringContaining('at most maxChars (100)'),
+        message: expect.stringContaining('at most maxOutputChars (100)'),
       }),
     );
     expect(() => truncateToolResults({ headChars: -1 })).toThrow(
@@ -85,39 +87,49 @@ describe('truncateToolResults', () => {
     const counter = createHeuristicCounter();
     const settings = fc
       .record({
-        maxChars: fc.integer({ min: 1, max: 12_000 }),
+        maxOutputChars: fc.integer({ min: 1, max: 12_000 }),
         head: fc.nat({ max: 3000 }),
         tail: fc.nat({ max: 3000 }),
       })
-      .filter(({ maxChars, head, tail }) => head + tail <= maxChars);
+      .filter(({ maxOutputChars, head, tail }) => head + tail <= maxOutputChars);
     await fc.assert(
-      fc.asyncProperty(arbitraryHistory(), settings, async (input, { maxChars, head, tail }) => {
-        const compressor = truncateToolResults({ maxChars, headChars: head, tailChars: tail });
-        const { messages } = await run(compressor, input, budget, counter);
-        const before = outputs(input);
-        const after = outputs(messages);
-        for (const [index, output] of after.entries()) {
-          const original = before[index] as string;
-          if (original.length <= maxChars) {
-            expect(output).toBe(original);
-            continue;
+      fc.asyncProperty(
+        arbitraryHistory(),
+        settings,
+        async (input, { maxOutputChars, head, tail }) => {
+          const compressor = truncateToolResults({
+            maxOutputChars,
+            headChars: head,
+            tailChars: tail,
+          });
+          const { messages } = await run(compressor, input, budget, counter);
+          const before = outputs(input);
+          const after = outputs(messages);
+          for (const [index, output] of after.entries()) {
+            const original = before[index] as string;
+            if (original.length <= maxOutputChars) {
+              expect(output).toBe(original);
+              continue;
+            }
+            if (output === original) continue; // the cut would not have lowered the message's tokens
+            const parts =
+              /^([\s\S]*)\n\n\.\.\. \[(\d+) characters truncated\] \.\.\.\n\n([\s\S]*)$/.exec(
+                output,
+              );
+            expect(parts).not.toBeNull();
+            const [, kept = '', removed = '', end = ''] = parts as RegExpExecArray;
+            expect(kept.length).toBeGreaterThanOrEqual(head - 1); // one less when a surrogate pair is at the cut
+            expect(kept.length).toBeLessThanOrEqual(head);
+            expect(end.length).toBeGreaterThanOrEqual(tail - 1);
+            expect(end.length).toBeLessThanOrEqual(tail);
+            expect(original.startsWith(kept) && original.endsWith(end)).toBe(true);
+            expect(kept.length + Number(removed) + end.length).toBe(original.length);
           }
-          if (output === original) continue; // the cut would not have lowered the message's tokens
-          const parts =
-            /^([\s\S]*)\n\n\.\.\. \[(\d+) characters truncated\] \.\.\.\n\n([\s\S]*)$/.exec(output);
-          expect(parts).not.toBeNull();
-          const [, kept = '', removed = '', end = ''] = parts as RegExpExecArray;
-          expect(kept.length).toBeGreaterThanOrEqual(head - 1); // one less when a surrogate pair is at the cut
-          expect(kept.length).toBeLessThanOrEqual(head);
-          expect(end.length).toBeGreaterThanOrEqual(tail - 1);
-          expect(end.length).toBeLessThanOrEqual(tail);
-          expect(original.startsWith(kept) && original.endsWith(end)).toBe(true);
-          expect(kept.length + Number(removed) + end.length).toBe(original.length);
-        }
-        messages.forEach((message, index) => {
-          if (message.role !== 'tool') expect(message).toBe(input[index]);
-        });
-      }),
+          messages.forEach((message, index) => {
+            if (message.role !== 'tool') expect(message).toBe(input[index]);
+          });
+        },
+      ),
       fuzzParameters(200),
     );
   });

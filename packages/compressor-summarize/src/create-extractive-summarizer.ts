@@ -7,13 +7,13 @@ export interface ExtractiveSummarizerOptions {
   /** Characters of each message's line; default 160. */
   lineChars?: number;
   /** Characters of the whole summary; default 4,000. */
-  maxChars?: number;
+  maxSummaryChars?: number;
 }
 
 /**
  * A {@link Summarizer} without a model, for offline runs, demos and tests: one line per message
  * (its role, the tools it called, and the start of its first line of text), appended to the
- * previous summary. When the summary passes `maxChars`, its first line (the conversation's
+ * previous summary. When the summary passes `maxSummaryChars`, its first line (the conversation's
  * opening, usually the task) is kept and the oldest lines after it go first. Deterministic: the
  * same input always gives the same summary. Having no window, it takes any input at once
  * (`maxInputTokens` is `Infinity`).
@@ -22,11 +22,11 @@ export function createExtractiveSummarizer(options: ExtractiveSummarizerOptions 
   const factory = 'createExtractiveSummarizer';
   const check = optionChecker(SOURCE, factory);
   const lineChars = check.wholeNumber('lineChars', options.lineChars, 160, 1);
-  const maxChars = check.wholeNumber('maxChars', options.maxChars, 4_000, 1);
+  const maxSummaryChars = check.wholeNumber('maxSummaryChars', options.maxSummaryChars, 4_000, 1);
   const summarize = async (messages: readonly Message[], previousSummary: string | undefined) => {
     const lines = previousSummary === undefined ? [] : previousSummary.split('\n');
     for (const message of messages) lines.push(messageLine(message, lineChars));
-    return keepWithin(lines, maxChars);
+    return keepWithin(lines, maxSummaryChars);
   };
   return Object.freeze(Object.assign(summarize, { maxInputTokens: Number.POSITIVE_INFINITY }));
 }
@@ -41,11 +41,12 @@ function messageLine(message: Message, lineChars: number): string {
   return `- ${message.role}${called}: ${head}`;
 }
 
-function keepWithin(lines: string[], maxChars: number): string {
+function keepWithin(lines: string[], maxSummaryChars: number): string {
   let text = lines.join('\n');
-  if (text.length <= maxChars) return text;
+  if (text.length <= maxSummaryChars) return text;
   const [first = '', ...rest] = lines;
-  while (rest.length > 0 && first.length + 1 + rest.join('\n').length > maxChars) rest.shift();
+  while (rest.length > 0 && first.length + 1 + rest.join('\n').length > maxSummaryChars)
+    rest.shift();
   text = [first, ...rest].join('\n');
-  return text.slice(0, maxChars);
+  return text.slice(0, maxSummaryChars);
 }

@@ -46,7 +46,7 @@ export interface SummarizingCompressorOptions {
    * Tokens of the budget set aside for the summary message: a new summary is cut to this size, and
    * the recent messages get what is left. Default a quarter of the budget, at most 4,096.
    */
-  reserveTokens?: number;
+  maxSummaryTokens?: number;
   /** Where summaries are kept between turns, by conversation; default an in-memory store. */
   store?: SummaryStore;
   /**
@@ -126,7 +126,12 @@ export function createSummarizingCompressor(
   const check = optionChecker(SOURCE, factory);
   const summarize = check.requiredFunction<Summarizer>('summarize', options?.summarize);
   const keepRecentTokens = check.wholeNumber('keepRecentTokens', options.keepRecentTokens, 20_000);
-  const reserveTokens = check.wholeNumber('reserveTokens', options.reserveTokens, undefined, 1);
+  const maxSummaryTokens = check.wholeNumber(
+    'maxSummaryTokens',
+    options.maxSummaryTokens,
+    undefined,
+    1,
+  );
   const maxInputTokens = check.tokenLimit(
     'maxSummarizerInputTokens',
     options.maxSummarizerInputTokens,
@@ -217,7 +222,7 @@ export function createSummarizingCompressor(
         (sum, unit) => (unit.protected ? sum + countTokens(unit.messages, counter) : sum),
         0,
       );
-      const summaryTokens = reserveTokens ?? Math.min(4_096, Math.floor(limit / 4));
+      const summaryTokens = maxSummaryTokens ?? Math.min(4_096, Math.floor(limit / 4));
       const stored = conversationId === undefined ? undefined : await store.get(conversationId);
       const coveredEnd = stored === undefined ? -1 : findCoveredEnd(messages, stored.covers);
       const newest = units.at(-1) as MessageUnit;

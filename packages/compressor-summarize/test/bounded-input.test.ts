@@ -32,7 +32,7 @@ testCompressor({
   name: 'createSummarizingCompressor({ maxSummarizerInputTokens: 400 })',
   create: () =>
     createSummarizingCompressor({
-      summarize: createExtractiveSummarizer({ maxChars: 20_000 }),
+      summarize: createExtractiveSummarizer({ maxSummaryChars: 20_000 }),
       maxSummarizerInputTokens: 400,
     }),
 });
@@ -41,7 +41,7 @@ testCompressor({
 testCompressor({
   name: 'createSummarizingCompressor({ maxSummarizerInputTokens: 400 }) whose second call fails',
   create: () => {
-    const extractive = createExtractiveSummarizer({ maxChars: 20_000 });
+    const extractive = createExtractiveSummarizer({ maxSummaryChars: 20_000 });
     let calls = 0;
     const compressor = createSummarizingCompressor({
       summarize: async (messages, previousSummary, options) => {
@@ -101,7 +101,7 @@ describe('maxSummarizerInputTokens', () => {
     const compressor = createSummarizingCompressor({
       summarize,
       maxSummarizerInputTokens: 1_000,
-      reserveTokens: 2_000,
+      maxSummaryTokens: 2_000,
     });
     const { messages } = await compressor.compress(conversation(30), { maxTokens: 8_000 }, context);
 

@@ -177,7 +177,7 @@ describe('createChatSummarizer on a local chat-completions server', () => {
 
   it('cuts a summary longer than its room, and keeps the budget', async () => {
     const { compressor } = await setup(() => ({ text: 'fact '.repeat(5_000) }), {
-      reserveTokens: 300,
+      maxSummaryTokens: 300,
     });
     const { messages } = await compressor.compress(conversation(12), budget, context);
     const summary = messages[0];

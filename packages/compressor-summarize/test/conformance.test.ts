@@ -9,11 +9,11 @@ testCompressor({
   create: () => createSummarizingCompressor({ summarize: createExtractiveSummarizer() }),
 });
 testCompressor({
-  name: 'createSummarizingCompressor({ keepRecentTokens: 500, reserveTokens: 200 })',
+  name: 'createSummarizingCompressor({ keepRecentTokens: 500, maxSummaryTokens: 200 })',
   create: () =>
     createSummarizingCompressor({
-      summarize: createExtractiveSummarizer({ maxChars: 20_000 }),
+      summarize: createExtractiveSummarizer({ maxSummaryChars: 20_000 }),
       keepRecentTokens: 500,
-      reserveTokens: 200,
+      maxSummaryTokens: 200,
     }),
 });

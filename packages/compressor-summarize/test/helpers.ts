@@ -25,7 +25,7 @@ export function recordingSummarizer(fail: (call: number) => boolean = () => fals
   calls: SummarizerCall[];
 } {
   const calls: SummarizerCall[] = [];
-  const inner = createExtractiveSummarizer({ maxChars: 1_000_000 });
+  const inner = createExtractiveSummarizer({ maxSummaryChars: 1_000_000 });
   return {
     calls,
     summarize: async (messages, previousSummary, options) => {

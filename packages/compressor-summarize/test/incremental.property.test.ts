@@ -25,7 +25,7 @@ const cases = fc
     prefix: fc.double({ min: 0.2, max: 1, noNaN: true }),
     fraction: fc.double({ min: 0.05, max: 0.9, noNaN: true }),
     keepRecentTokens: fc.integer({ min: 0, max: 8_000 }),
-    reserveTokens: fc.option(fc.integer({ min: 40, max: 3_000 }), { nil: undefined }),
+    maxSummaryTokens: fc.option(fc.integer({ min: 40, max: 3_000 }), { nil: undefined }),
     maxSummarizerInputTokens: fc.option(fc.integer({ min: 256, max: 8_000 }), { nil: undefined }),
   })
   .map(({ history, prefix, fraction, ...options }) => ({
@@ -97,7 +97,7 @@ describe('incremental summaries', () => {
     const compressor = createSummarizingCompressor({
       summarize,
       keepRecentTokens: 300,
-      reserveTokens: 400,
+      maxSummaryTokens: 400,
     });
     const history = Array.from({ length: 40 }, (_, index) => ({
       id: `m${index}`,

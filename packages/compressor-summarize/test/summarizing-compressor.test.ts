@@ -84,7 +84,7 @@ describe('createSummarizingCompressor', () => {
       [{}, 'summarize'],
       [{ summarize: 'model' }, 'summarize'],
       [{ summarize, keepRecentTokens: -1 }, 'keepRecentTokens'],
-      [{ summarize, reserveTokens: 0 }, 'reserveTokens'],
+      [{ summarize, maxSummaryTokens: 0 }, 'maxSummaryTokens'],
       [{ summarize, timeoutMs: 1.5 }, 'timeoutMs'],
       [{ summarize, maxSummarizerInputTokens: 255 }, 'maxSummarizerInputTokens'],
       [{ summarize, maxSummarizerInputTokens: 1_000.5 }, 'maxSummarizerInputTokens'],
@@ -113,7 +113,7 @@ describe('createSummarizingCompressor', () => {
 
 describe('createExtractiveSummarizer', () => {
   it('adds one line per message to the previous summary, keeping the first line when cut', async () => {
-    const summarize = createExtractiveSummarizer({ maxChars: 300 });
+    const summarize = createExtractiveSummarizer({ maxSummaryChars: 300 });
     const first = await summarize(conversation(1), undefined, {});
     expect(first.split('\n')).toEqual([
       '- user: Question 0: what is in file-0.log?',

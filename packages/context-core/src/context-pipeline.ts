@@ -125,7 +125,9 @@ export function createContextPipeline(options: ContextPipelineOptions): ContextP
         reserveTokens: budget.reserveTokens ?? 0,
         systemTokens,
         inputTokens,
-        ...(budget.maxChars === undefined ? {} : { maxChars: budget.maxChars }),
+        ...(budget.maxCharsPerMessage === undefined
+          ? {}
+          : { maxCharsPerMessage: budget.maxCharsPerMessage }),
       });
       const requestLimit = budget.maxTokens - (budget.reserveTokens ?? 0);
       let built = await compressAndAssemble(historyBudget);

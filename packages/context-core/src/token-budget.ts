@@ -7,7 +7,7 @@ export interface TokenBudget {
   /** Tokens of `maxTokens` kept free (for the answer); the output must fit `maxTokens - reserveTokens`. */
   reserveTokens?: number;
   /** Optional cap on characters per message, for strategies that truncate by characters. */
-  maxChars?: number;
+  maxCharsPerMessage?: number;
 }
 
 /** Options of {@link deriveHistoryBudget}. */
@@ -21,7 +21,7 @@ export interface HistoryBudgetOptions {
   /** Tokens of the new input. */
   inputTokens?: number;
   /** Optional per-message character cap, passed through. */
-  maxChars?: number;
+  maxCharsPerMessage?: number;
 }
 
 /**
@@ -47,7 +47,8 @@ export function assertValidBudget(budget: TokenBudget, source?: string): void {
   }
   checkCount('maxTokens', budget.maxTokens, source);
   if (budget.reserveTokens !== undefined) checkCount('reserveTokens', budget.reserveTokens, source);
-  if (budget.maxChars !== undefined) checkCount('maxChars', budget.maxChars, source);
+  if (budget.maxCharsPerMessage !== undefined)
+    checkCount('maxCharsPerMessage', budget.maxCharsPerMessage, source);
   if ((budget.reserveTokens ?? 0) > budget.maxTokens) {
     throw new ContextError({
       code: 'invalid_budget',
@@ -65,12 +66,18 @@ export function assertValidBudget(budget: TokenBudget, source?: string): void {
  * system prompt, input and reserve alone do not fit the window.
  */
 export function deriveHistoryBudget(options: HistoryBudgetOptions): TokenBudget {
-  const { contextWindow, reserveTokens = 0, systemTokens = 0, inputTokens = 0, maxChars } = options;
+  const {
+    contextWindow,
+    reserveTokens = 0,
+    systemTokens = 0,
+    inputTokens = 0,
+    maxCharsPerMessage,
+  } = options;
   checkCount('contextWindow', contextWindow);
   checkCount('reserveTokens', reserveTokens);
   checkCount('systemTokens', systemTokens);
   checkCount('inputTokens', inputTokens);
-  if (maxChars !== undefined) checkCount('maxChars', maxChars);
+  if (maxCharsPerMessage !== undefined) checkCount('maxCharsPerMessage', maxCharsPerMessage);
   const left = contextWindow - systemTokens - inputTokens - reserveTokens;
   if (left < 0) {
     throw new ContextError({
@@ -82,7 +89,9 @@ export function deriveHistoryBudget(options: HistoryBudgetOptions): TokenBudget 
       details: { contextWindow, systemTokens, inputTokens, reserveTokens },
     });
   }
-  return maxChars === undefined ? { maxTokens: left } : { maxTokens: left, maxChars };
+  return maxCharsPerMessage === undefined
+    ? { maxTokens: left }
+    : { maxTokens: left, maxCharsPerMessage };
 }
 
 // --- internal helpers ---

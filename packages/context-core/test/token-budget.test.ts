@@ -14,7 +14,7 @@ describe('budgetLimit', () => {
     [{ maxTokens: 10.5 }, /got 10.5/],
     [{ maxTokens: 100, reserveTokens: -5 }, /reserveTokens must be/],
     [{ maxTokens: 100, reserveTokens: 101 }, /reserveTokens \(101\) exceeds maxTokens \(100\)/],
-    [{ maxTokens: 100, maxChars: -1 }, /maxChars must be/],
+    [{ maxTokens: 100, maxCharsPerMessage: -1 }, /maxCharsPerMessage must be/],
   ])('rejects %o', (budget, pattern) => {
     expect(() => budgetLimit(budget)).toThrow(pattern);
     try {
@@ -37,9 +37,9 @@ describe('deriveHistoryBudget', () => {
     ).toEqual({
       maxTokens: 5400,
     });
-    expect(deriveHistoryBudget({ contextWindow: 8000, maxChars: 4000 })).toEqual({
+    expect(deriveHistoryBudget({ contextWindow: 8000, maxCharsPerMessage: 4000 })).toEqual({
       maxTokens: 8000,
-      maxChars: 4000,
+      maxCharsPerMessage: 4000,
     });
   });
 

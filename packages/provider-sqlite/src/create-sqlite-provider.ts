@@ -16,7 +16,7 @@ export interface SqliteProviderOptions {
   /** Counter for the token counts cached at append; default `createTiktokenCounter('o200k_base')`. */
   counter?: TokenCounter;
   /** How long, in milliseconds, to wait for another connection's lock; default 5000. */
-  busyTimeout?: number;
+  busyTimeoutMs?: number;
 }
 
 /**
@@ -37,11 +37,11 @@ export interface SqliteProviderOptions {
  */
 export function createSqliteProvider(options: SqliteProviderOptions): KyselyProvider {
   const settings = Object.freeze({ ...options });
-  const busyTimeout = settings.busyTimeout ?? DEFAULT_BUSY_TIMEOUT;
-  if (!Number.isInteger(busyTimeout) || busyTimeout < 0) {
+  const busyTimeoutMs = settings.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT;
+  if (!Number.isInteger(busyTimeoutMs) || busyTimeoutMs < 0) {
     invalidOption(
-      'busyTimeout',
-      `must be a non-negative whole number of milliseconds, got ${String(busyTimeout)}`,
+      'busyTimeoutMs',
+      `must be a non-negative whole number of milliseconds, got ${String(busyTimeoutMs)}`,
     );
   }
   if ((settings.filename === undefined) === (settings.database === undefined)) {
@@ -62,9 +62,9 @@ export function createSqliteProvider(options: SqliteProviderOptions): KyselyProv
   const database = settings.database ?? openDatabase(settings.filename as string);
   const owned = settings.database === undefined;
   try {
-    const deadline = Date.now() + busyTimeout;
+    const deadline = Date.now() + busyTimeoutMs;
     for (const pragma of [
-      `busy_timeout = ${busyTimeout}`,
+      `busy_timeout = ${busyTimeoutMs}`,
       'journal_mode = wal',
       'synchronous = full',
     ]) {

@@ -12,8 +12,8 @@ describe('createSqliteProvider options', () => {
     ['neither filename nor database', { counter }],
     ['both filename and database', { filename: ':memory:', database: new Database(':memory:') }],
     ['an empty filename', { filename: '' }],
-    ['a negative busy timeout', { filename: ':memory:', busyTimeout: -1 }],
-    ['a fractional busy timeout', { filename: ':memory:', busyTimeout: 1.5 }],
+    ['a negative busy timeout', { filename: ':memory:', busyTimeoutMs: -1 }],
+    ['a fractional busy timeout', { filename: ':memory:', busyTimeoutMs: 1.5 }],
     [
       'a counter without a name',
       { filename: ':memory:', counter: { count: () => 1 } as unknown as TokenCounter },
@@ -50,7 +50,7 @@ describe('createSqliteProvider options', () => {
 
   it('sets WAL mode, full sync and the busy timeout on a file', async () => {
     const database = new Database(tempDatabasePath());
-    const provider = createSqliteProvider({ database, counter, busyTimeout: 1234 });
+    const provider = createSqliteProvider({ database, counter, busyTimeoutMs: 1234 });
     await provider.append('c', user('hello'));
     expect(database.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(database.pragma('synchronous', { simple: true })).toBe(2);

@@ -33,7 +33,7 @@ describe('createSqliteProvider: transaction across connections', () => {
   it('holds the write lock from its start: no other connection writes until it ends', async () => {
     const filename = tempDatabasePath();
     const provider = createSqliteProvider({ filename, counter });
-    const other = createSqliteProvider({ filename, counter, busyTimeout: 0 });
+    const other = createSqliteProvider({ filename, counter, busyTimeoutMs: 0 });
     await other.append('c', user('before'));
     await provider.transaction(async () => {
       await expect(other.append('c', user('during'))).rejects.toMatchObject({

@@ -27,7 +27,7 @@ export interface TestCompressorOptions {
   /** Shape of the random histories. */
   histories?: HistoryArbitraryOptions;
   /** Timeout of each property, in milliseconds; default the runner's `testTimeout`. */
-  timeout?: number;
+  timeoutMs?: number;
 }
 
 type InvariantName = keyof typeof compressionInvariants;
@@ -61,7 +61,7 @@ export function testCompressor(options: TestCompressorOptions): void {
 
   describe(`${options.name} (compressor conformance)`, () => {
     it(`keeps ${invariants.join(', ')}, leaves its input alone and is deterministic over ${numRuns} random histories`, {
-      timeout: options.timeout,
+      timeout: options.timeoutMs,
     }, async () => {
       await fc.assert(
         fc.asyncProperty(cases, fc.boolean(), async (generated, forge) => {
