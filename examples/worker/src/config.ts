@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { ContextError, defaultReserveTokens, findModelInfo } from '@ctxkit/context-core';
+import { defaultReserveTokens, findModelInfo, InvalidOptionError } from '@ctxkit/context-core';
 
 /** The compressors the worker can use. */
 export type CompressorChoice = 'simple' | 'guard' | 'three-layer' | 'summarize';
@@ -141,7 +141,7 @@ export function loadConfig(
     );
   }
   if (problems.length > 0) {
-    throw new ContextError({
+    throw new InvalidOptionError({
       code: 'invalid_config',
       source: 'example-worker',
       message: `Invalid configuration:\n  - ${problems.join('\n  - ')}`,

@@ -1,4 +1,4 @@
-import { ContextError } from '@ctxkit/context-core';
+import { ContextError, ContextLengthError } from '@ctxkit/context-core';
 
 /** What a model API said when it rejected a prompt as too long. */
 export interface ContextLengthInfo {
@@ -48,9 +48,8 @@ export function recognizeContextLengthError(body: unknown): ContextLengthInfo | 
 export function contextLengthExceeded(
   info: ContextLengthInfo,
   where: { model: string; status?: number },
-): ContextError {
-  return new ContextError({
-    code: CONTEXT_LENGTH_EXCEEDED,
+): ContextLengthError {
+  return new ContextLengthError({
     source: 'example-worker',
     message: `Model ${where.model} rejected the prompt as longer than its context window${
       where.status === undefined ? '' : ` (HTTP ${where.status})`

@@ -1,4 +1,9 @@
-import { ContextError, type EventSink, type Message } from '@ctxkit/context-core';
+import {
+  type ContextError,
+  ContextLengthError,
+  type EventSink,
+  type Message,
+} from '@ctxkit/context-core';
 import type { ContextLengthInfo } from './context-length-error.js';
 import { largestToolOutput } from './drop-tool-outputs.js';
 import type { WorkerLogger } from './logger.js';
@@ -94,8 +99,7 @@ export function fallbackFailed(
         : `after dropping the largest tool output (${fallback.toolName}, ${fallback.droppedChars} characters) and `) +
       `compressing the prompt to ${fallback.budgetTokens} tokens`
     : 'after the reactive fallback';
-  return new ContextError({
-    code: 'context_length_exceeded',
+  return new ContextLengthError({
     source: 'example-worker',
     message:
       `Task ${taskId}: the prompt is still too long for ${modelName} ${tried}. The conversation's history was ` +

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { assertConversationId, ContextError } from '@ctxkit/context-core';
+import { assertConversationId, InvalidOptionError } from '@ctxkit/context-core';
 import type { Generated, Kysely, Selectable, Transaction } from 'kysely';
 
 /** Where a task is in its life. */
@@ -141,7 +141,7 @@ export function createTaskQueue<Database extends TaskQueueDatabase>(
     async enqueue(conversationId: string, input: string): Promise<Task> {
       assertConversationId(conversationId, 'example-worker');
       if (typeof input !== 'string' || input.trim() === '') {
-        throw new ContextError({
+        throw new InvalidOptionError({
           code: 'invalid_option',
           source: 'example-worker',
           message: `A task input must be non-empty text, got ${JSON.stringify(input)}.`,
@@ -337,7 +337,7 @@ function toTask(row: Selectable<TaskTable>): Task {
 
 function checkWhole(name: string, value: number, minimum: number): number {
   if (!Number.isSafeInteger(value) || value < minimum) {
-    throw new ContextError({
+    throw new InvalidOptionError({
       code: 'invalid_option',
       source: 'example-worker',
       message: `createTaskQueue option ${name} must be a whole number of at least ${minimum}, got ${String(value)}.`,

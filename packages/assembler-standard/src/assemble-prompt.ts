@@ -2,6 +2,7 @@ import {
   type AssembleInput,
   ContextError,
   groupUnits,
+  InvalidMessageError,
   isSummary,
   type Message,
   type Part,
@@ -70,7 +71,7 @@ export function assemblePrompt(input: AssembleInput, settings: AssemblySettings)
   const rest = tidy(conversation);
   const first = rest[0];
   if (first === undefined) {
-    throw new ContextError({
+    throw new InvalidMessageError({
       code: 'empty_prompt',
       source: SOURCE,
       message:
@@ -212,8 +213,8 @@ function checkMessages(
   } catch (error) {
     if (!ContextError.isInstance(error)) throw error;
     const problem = error.message.replace(`[ctxkit/${SOURCE}] `, '');
-    throw new ContextError({
-      code: error.code,
+    throw new InvalidMessageError({
+      code: 'invalid_message',
       source: SOURCE,
       message:
         where === 'input'
@@ -279,7 +280,7 @@ function trimEnd(message: Message): Message {
 }
 
 function invalid(message: string, details?: Record<string, unknown>): ContextError {
-  return new ContextError({
+  return new InvalidMessageError({
     code: 'invalid_message',
     source: SOURCE,
     message,

@@ -1,6 +1,7 @@
 import {
   type AssembleInput,
-  ContextError,
+  type ContextError,
+  InvalidOptionError,
   type Message,
   type PromptAssembler,
 } from '@ctxkit/context-core';
@@ -85,7 +86,7 @@ function textOption(option: string, value: unknown, fallback: string): string {
 }
 
 function invalidOption(option: string, value: unknown, expected: string): ContextError {
-  return new ContextError({
+  return new InvalidOptionError({
     code: 'invalid_option',
     source: SOURCE,
     message: `createStandardAssembler: option ${option} must be ${expected}, got ${describeValue(value)}.`,

@@ -1,5 +1,6 @@
 import {
-  ContextError,
+  InvalidMessageError,
+  InvalidOptionError,
   type Message,
   type ToolResultPart,
   toolCallsOf,
@@ -60,7 +61,7 @@ export function repairToolPairs(
 ): RepairedToolPairs {
   const policy = options.orphans ?? 'drop';
   if (policy !== 'drop' && policy !== 'throw') {
-    throw new ContextError({
+    throw new InvalidOptionError({
       code: 'invalid_option',
       source: SOURCE,
       message: `repairToolPairs: option orphans must be "drop" or "throw", got ${JSON.stringify(policy)}.`,
@@ -176,10 +177,10 @@ export function pairToolCalls(messages: readonly Message[]): RepairedToolPairs {
 }
 
 /** The `ContextError` thrown for an orphan with `orphans: 'throw'`; `where` names the input part. */
-export function orphanError(repair: ToolPairRepair, where?: string): ContextError {
+export function orphanError(repair: ToolPairRepair, where?: string): InvalidMessageError {
   const place = `${where ? `${where} ` : ''}message ${repair.index}`;
   const result = repair.kind === 'orphan-result';
-  return new ContextError({
+  return new InvalidMessageError({
     code: result ? 'orphan_tool_result' : 'orphan_tool_call',
     source: SOURCE,
     message: result

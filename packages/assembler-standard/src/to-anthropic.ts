@@ -1,4 +1,9 @@
-import { ContextError, type Message, type Part, validateMessages } from '@ctxkit/context-core';
+import {
+  InvalidMessageError,
+  type Message,
+  type Part,
+  validateMessages,
+} from '@ctxkit/context-core';
 import type {
   AnthropicAssistantBlock,
   AnthropicMessage,
@@ -76,7 +81,7 @@ function systemOf(messages: readonly Message[]): AnthropicRequest['system'] {
 function convert(message: Message, index: number): AnthropicMessage | undefined {
   switch (message.role) {
     case 'system':
-      throw new ContextError({
+      throw new InvalidMessageError({
         code: 'invalid_message',
         source: SOURCE,
         message: `toAnthropic: message ${index} is a system message after the conversation started; Anthropic carries system text only before it (the assembler moves system messages to the top).`,
@@ -131,7 +136,7 @@ function assistantBlock(
     case 'tool-call': {
       const input = toolInputObject(part.input);
       if (input === undefined) {
-        throw new ContextError({
+        throw new InvalidMessageError({
           code: 'invalid_message',
           source: SOURCE,
           message: `toAnthropic: message ${index}, part ${partIndex}: Anthropic needs a JSON object as tool input, got ${typeof part.input === 'string' ? 'a string that is not the JSON of an object' : Array.isArray(part.input) ? 'an array' : typeof part.input}.`,

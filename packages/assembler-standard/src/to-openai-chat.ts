@@ -1,4 +1,4 @@
-import { ContextError, type Message, validateMessages } from '@ctxkit/context-core';
+import { InvalidOptionError, type Message, validateMessages } from '@ctxkit/context-core';
 import type {
   OpenAIChatAssistantMessage,
   OpenAIChatMessage,
@@ -33,7 +33,7 @@ export function toOpenAIChat(
 ): OpenAIChatMessage[] {
   const systemRole = options.systemRole ?? 'system';
   if (systemRole !== 'system' && systemRole !== 'developer') {
-    throw new ContextError({
+    throw new InvalidOptionError({
       code: 'invalid_option',
       source: SOURCE,
       message: `toOpenAIChat: option systemRole must be "system" or "developer", got ${JSON.stringify(systemRole)}.`,

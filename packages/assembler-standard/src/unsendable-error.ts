@@ -1,4 +1,4 @@
-import { ContextError } from '@ctxkit/context-core';
+import { ContextError, InvalidMessageError } from '@ctxkit/context-core';
 import { SOURCE } from './package-source.js';
 
 /**
@@ -17,7 +17,7 @@ export function unsendableError(
   const origin = typeof wireIndex === 'number' ? origins[wireIndex] : undefined;
   const problem = `${String(error.details.path)}: ${String(error.details.problem)}`;
   if (!origin) {
-    return new ContextError({
+    return new InvalidMessageError({
       code: 'invalid_message',
       source: SOURCE,
       message: `${functionName}: the messages cannot be sent: ${problem}`,
@@ -27,7 +27,7 @@ export function unsendableError(
   }
   const [first, last] = origin;
   const which = first === last ? `message ${first}` : `messages ${first}-${last}`;
-  return new ContextError({
+  return new InvalidMessageError({
     code: 'invalid_message',
     source: SOURCE,
     message: `${functionName}: ${which} cannot be sent (run it through the assembler first): ${problem}`,

@@ -1,4 +1,4 @@
-import { ContextError } from '@ctxkit/context-core';
+import { ContextError, InvalidMessageError } from '@ctxkit/context-core';
 import { describeValue } from './describe-value.js';
 import { SOURCE } from './package-source.js';
 
@@ -23,8 +23,8 @@ export function wireError(
   index: number | undefined,
   problem: string,
   code: 'invalid_wire' | 'unsupported_wire' = 'invalid_wire',
-): ContextError {
-  return new ContextError({
+): InvalidMessageError {
+  return new InvalidMessageError({
     code,
     source: SOURCE,
     message: `${format} ${path}: ${problem}`,

@@ -1,5 +1,6 @@
 import { trimToBudget } from '@ctxkit/compressor-simple';
 import {
+  AbortedError,
   budgetLimit,
   type CompressContext,
   type CompressResult,
@@ -519,8 +520,7 @@ async function callSummarizer(
 }
 
 function abortedError(name: string, signal: AbortSignal): ContextError {
-  return new ContextError({
-    code: 'aborted',
+  return new AbortedError({
     source: SOURCE,
     message: `${name} was aborted.`,
     cause: signal.reason,

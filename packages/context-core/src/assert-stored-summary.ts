@@ -1,4 +1,5 @@
 import { ContextError } from './context-error.js';
+import { InvalidMessageError } from './error-families.js';
 import type { StoredSummary } from './summary-store.js';
 
 /**
@@ -12,7 +13,7 @@ export function assertStoredSummary(
   source?: string,
 ): asserts summary is StoredSummary {
   const invalid = (problem: string): never => {
-    throw new ContextError({
+    throw new InvalidMessageError({
       code: 'invalid_summary',
       source,
       message: `Invalid summary: ${problem}`,

@@ -1,5 +1,6 @@
 import { ContextError } from './context-error.js';
 import { assertConversationId } from './conversation-id.js';
+import { InvalidOptionError } from './error-families.js';
 import type { ToolOutputMeta } from './tool-output-store.js';
 
 /**
@@ -15,7 +16,7 @@ export function assertToolOutput(
 ): asserts conversationId is string {
   assertConversationId(conversationId, source);
   if (typeof output !== 'string') {
-    throw new ContextError({
+    throw new InvalidOptionError({
       code: 'invalid_option',
       source,
       message: `A tool output must be a string, got ${typeof output}.`,
@@ -23,14 +24,14 @@ export function assertToolOutput(
   }
   const { toolName, conversationId: named } = (meta ?? {}) as Partial<ToolOutputMeta>;
   if (typeof toolName !== 'string' || toolName.length === 0) {
-    throw new ContextError({
+    throw new InvalidOptionError({
       code: 'invalid_option',
       source,
       message: 'Tool output meta needs a non-empty toolName.',
     });
   }
   if (named !== undefined && named !== conversationId) {
-    throw new ContextError({
+    throw new InvalidOptionError({
       code: 'invalid_option',
       source,
       message: `Tool output meta names conversation ${JSON.stringify(named) ?? String(named)}, but the output is stored for ${JSON.stringify(conversationId)}.`,

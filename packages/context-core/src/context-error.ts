@@ -1,23 +1,43 @@
 const MARKER = Symbol.for('ctxkit.context-error');
 
-/** Error codes used by ctxkit's own packages; other packages may add their own strings. */
+/**
+ * Error codes used by ctxkit's own packages, each raised by one error family (see
+ * `isContextError`); other packages may add their own strings.
+ */
 export type ContextErrorCode =
-  | 'invalid_message'
-  | 'invalid_budget'
-  | 'invalid_option'
-  | 'budget_exceeded'
-  | 'corrupt_row'
-  | 'aborted'
-  | 'storage_failed'
-  | 'closed'
-  | 'invalid_event'
+  | InvalidMessageCode
+  | InvalidOptionCode
+  | BudgetCode
+  | StorageCode
   | 'unknown_model'
+  | 'context_length_exceeded'
+  | 'aborted'
   | (string & {});
 
+/** Codes of `InvalidMessageError`: data handed in that ctxkit cannot take as it is. */
+export type InvalidMessageCode =
+  | 'invalid_message'
+  | 'invalid_wire'
+  | 'unsupported_wire'
+  | 'empty_prompt'
+  | 'invalid_event'
+  | 'invalid_summary'
+  | 'orphan_tool_call'
+  | 'orphan_tool_result';
+
+/** Codes of `InvalidOptionError`: an option, a query or a configuration that is not valid. */
+export type InvalidOptionCode = 'invalid_option' | 'invalid_query' | 'invalid_config';
+
+/** Codes of `BudgetError`: a malformed budget, or a prompt that cannot fit one. */
+export type BudgetCode = 'invalid_budget' | 'budget_exceeded';
+
+/** Codes of `StorageError`: what a store could not do, or found broken or missing. */
+export type StorageCode = 'storage_failed' | 'corrupt_row' | 'closed' | 'unknown_ref';
+
 /** Options of a {@link ContextError}. */
-export interface ContextErrorOptions {
+export interface ContextErrorOptions<Code extends string = ContextErrorCode> {
   /** Machine-readable code, such as `invalid_message`. */
-  code: ContextErrorCode;
+  code: Code;
   /** What was wrong, where, and with which value. */
   message: string;
   /** The package that raised it, shown as `[ctxkit/<source>]`; defaults to `context-core`. */
@@ -29,21 +49,23 @@ export interface ContextErrorOptions {
 }
 
 /**
- * The one error class of ctxkit. Every package throws it (or a subclass) with its own `code`.
- * Use {@link ContextError.isInstance} rather than `instanceof`: it also recognizes errors thrown
- * by another copy of this package.
+ * The base class of ctxkit's errors. Each family extends it with its own codes
+ * (`InvalidMessageError`, `InvalidOptionError`, `BudgetError`, `StorageError`,
+ * `UnknownModelError`, `ContextLengthError`, `AbortedError`); `isContextError(error, code)`
+ * narrows to the family of a code. Use `isInstance` or `isContextError` rather than
+ * `instanceof`: they also recognize errors thrown by another copy of this package.
  */
-export class ContextError extends Error {
+export class ContextError<Code extends string = ContextErrorCode> extends Error {
   /** Marks ctxkit errors across copies of the package; read by {@link ContextError.isInstance}. */
   readonly [MARKER] = true;
   /** Machine-readable code, such as `invalid_message`. */
-  readonly code: ContextErrorCode;
+  readonly code: Code;
   /** The package that raised it. */
   readonly source: string;
   /** Structured facts about the failure. */
   readonly details: Readonly<Record<string, unknown>>;
 
-  constructor(options: ContextErrorOptions) {
+  constructor(options: ContextErrorOptions<Code>) {
     const source = options.source ?? 'context-core';
     super(`[ctxkit/${source}] ${options.message}`, { cause: options.cause });
     this.name = 'ContextError';

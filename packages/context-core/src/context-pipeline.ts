@@ -1,8 +1,9 @@
 import type { CompressionReport, ContextCompressor } from './context-compressor.js';
-import { ContextError } from './context-error.js';
+import type { ContextError } from './context-error.js';
 import type { ContextProvider } from './context-provider.js';
 import { assertConversationId } from './conversation-id.js';
 import { countTokens } from './count-tokens.js';
+import { BudgetError, InvalidOptionError } from './error-families.js';
 import type { EventSink } from './event-sink.js';
 import { isProtected, type Message } from './message.js';
 import type { ModelTableEntry } from './model-table.js';
@@ -183,7 +184,7 @@ function resolveBudget(options: ContextPipelineOptions): Readonly<TokenBudget> {
   const limits = resolveModelLimits(options, { factory, acceptsOverrides: true });
   if (options.budget) {
     if (limits || options.maxOutputTokens !== undefined) {
-      throw new ContextError({
+      throw new InvalidOptionError({
         code: 'invalid_option',
         message: `${factory}: give the budget or the model's limits, not both.`,
         details: { factory, option: 'budget' },
@@ -193,7 +194,7 @@ function resolveBudget(options: ContextPipelineOptions): Readonly<TokenBudget> {
     return Object.freeze({ ...options.budget });
   }
   if (!limits) {
-    throw new ContextError({
+    throw new InvalidOptionError({
       code: 'invalid_option',
       message: `${factory} needs a budget or a model (\`model\` or \`contextWindow\`).`,
       details: { factory, option: 'budget' },
@@ -220,7 +221,7 @@ function promptTooLarge(facts: {
   const pinnedTokens = countTokens(kept, facts.counter);
   const otherHistoryTokens = countTokens(facts.history, facts.counter) - pinnedTokens;
   const reserve = facts.budget.reserveTokens ?? 0;
-  return new ContextError({
+  return new BudgetError({
     code: 'budget_exceeded',
     message:
       `The prompt for conversation ${JSON.stringify(facts.conversationId)} needs ` +

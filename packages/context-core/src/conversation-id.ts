@@ -1,4 +1,5 @@
 import { ContextError } from './context-error.js';
+import { InvalidOptionError } from './error-families.js';
 import { unstorableIdProblem } from './storable-id.js';
 
 /**
@@ -10,7 +11,7 @@ export function assertConversationId(
   source?: string,
 ): asserts conversationId is string {
   if (typeof conversationId !== 'string' || conversationId.length === 0) {
-    throw new ContextError({
+    throw new InvalidOptionError({
       code: 'invalid_option',
       source,
       message: `A conversation id must be a non-empty string, got ${JSON.stringify(conversationId) ?? String(conversationId)}.`,
@@ -19,7 +20,7 @@ export function assertConversationId(
   }
   const problem = unstorableIdProblem(conversationId);
   if (problem !== undefined) {
-    throw new ContextError({
+    throw new InvalidOptionError({
       code: 'invalid_option',
       source,
       message: `The conversation id ${JSON.stringify(conversationId)} ${problem}.`,

@@ -1,6 +1,6 @@
 import { assertToolOutput } from './assert-tool-output.js';
-import { ContextError } from './context-error.js';
 import { assertConversationId } from './conversation-id.js';
+import { InvalidOptionError } from './error-families.js';
 import { queryToolOutput } from './query-tool-output.js';
 import {
   assertToolOutputRef,
@@ -28,7 +28,7 @@ export function createInMemoryToolOutputStore(
 ): ToolOutputStore {
   const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
   if (!Number.isInteger(maxBytes) || maxBytes <= 0) {
-    throw new ContextError({
+    throw new InvalidOptionError({
       code: 'invalid_option',
       message: `In-memory tool output store maxBytes must be a positive whole number, got ${String(maxBytes)}.`,
     });
@@ -45,7 +45,7 @@ export function createInMemoryToolOutputStore(
       assertToolOutput(conversationId, output, meta);
       const bytes = Buffer.byteLength(output, 'utf8');
       if (bytes > maxBytes) {
-        throw new ContextError({
+        throw new InvalidOptionError({
           code: 'invalid_option',
           message: `A ${bytes}-byte output of ${meta.toolName} is larger than the store's maxBytes (${maxBytes}).`,
           details: { bytes, maxBytes },

@@ -12,7 +12,15 @@ export {
   type ContextCompressor,
   FULL_CONTRACT,
 } from './context-compressor.js';
-export { ContextError, type ContextErrorCode, type ContextErrorOptions } from './context-error.js';
+export {
+  type BudgetCode,
+  ContextError,
+  type ContextErrorCode,
+  type ContextErrorOptions,
+  type InvalidMessageCode,
+  type InvalidOptionCode,
+  type StorageCode,
+} from './context-error.js';
 export {
   type BuildInput,
   type BuildResult,
@@ -44,6 +52,14 @@ export {
   type StageInput,
   type StageOutput,
 } from './define-compressor.js';
+export {
+  AbortedError,
+  BudgetError,
+  ContextLengthError,
+  InvalidMessageError,
+  InvalidOptionError,
+  StorageError,
+} from './error-families.js';
 export type {
   ContextCompressedEvent,
   ContextEvent,
@@ -63,6 +79,7 @@ export {
   createInMemoryToolOutputStore,
   type InMemoryToolOutputStoreOptions,
 } from './in-memory-tool-output-store.js';
+export { type ContextErrorOf, isContextError } from './is-context-error.js';
 export { assertValidLimit, keepNewest } from './keep-newest.js';
 export {
   isProtected,

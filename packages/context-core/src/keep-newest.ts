@@ -1,4 +1,5 @@
 import { ContextError } from './context-error.js';
+import { InvalidOptionError } from './error-families.js';
 import { groupUnits } from './group-units.js';
 import type { Message } from './message.js';
 
@@ -27,7 +28,7 @@ export function keepNewest<T extends Message>(
  */
 export function assertValidLimit(limit: unknown, source?: string): void {
   if (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 0) {
-    throw new ContextError({
+    throw new InvalidOptionError({
       code: 'invalid_option',
       source,
       message: `History limit must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}, got ${String(limit)}.`,

@@ -1,4 +1,4 @@
-import { ContextError } from './context-error.js';
+import { InvalidOptionError } from './error-families.js';
 import { canonicalModelId, matchModelId } from './match-model-id.js';
 import { UnknownModelError } from './unknown-model-error.js';
 
@@ -238,7 +238,7 @@ export function findModelInfo(
   options: ModelInfoOptions = {},
 ): ModelInfo | undefined {
   if (typeof model !== 'string' || model.trim() === '') {
-    throw new ContextError({
+    throw new InvalidOptionError({
       code: 'invalid_option',
       message: `A model id must be a non-empty string, got ${JSON.stringify(model)}.`,
       details: { model },
@@ -329,7 +329,7 @@ function checkLimits(id: string, found: ModelLimits): void {
   for (const field of ['contextWindow', 'maxOutputTokens'] as const) {
     const value = found[field];
     if (!Number.isInteger(value) || value <= 0) {
-      throw new ContextError({
+      throw new InvalidOptionError({
         code: 'invalid_option',
         message: `Model override ${JSON.stringify(id)} has an invalid ${field}: ${String(value)}.`,
         details: { model: id, field, value },

@@ -1,4 +1,5 @@
-import { ContextError } from './context-error.js';
+import type { ContextError } from './context-error.js';
+import { InvalidOptionError } from './error-families.js';
 
 /**
  * Checks the options of one factory. Each method returns the option's value when it is valid,
@@ -46,7 +47,7 @@ export interface OptionChecker {
  */
 export function optionChecker(source: string, factory: string): OptionChecker {
   const invalid = (option: string, value: unknown, expected: string) =>
-    new ContextError({
+    new InvalidOptionError({
       code: 'invalid_option',
       source,
       message: `${factory}: option ${option} must be ${expected}, got ${describeOption(value)}.`,

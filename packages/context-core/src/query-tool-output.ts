@@ -1,5 +1,6 @@
 import { type Context, createContext, Script } from 'node:vm';
 import { ContextError } from './context-error.js';
+import { InvalidOptionError } from './error-families.js';
 import type { ToolOutputMeta, ToolOutputQuery, ToolOutputSlice } from './tool-output-store.js';
 
 /** Longest grep pattern accepted. */
@@ -24,7 +25,7 @@ export function queryToolOutput(
   source?: string,
 ): ToolOutputSlice {
   const fail = (field: string, problem: string): never => {
-    throw new ContextError({
+    throw new InvalidOptionError({
       code: 'invalid_query',
       source,
       message: `Invalid tool output query ${field} for ${ref}: ${problem}`,

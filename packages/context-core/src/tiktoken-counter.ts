@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { ContextError } from './context-error.js';
+import { InvalidOptionError } from './error-families.js';
 import type { TokenCounter } from './token-counter.js';
 
 /** The tiktoken encodings {@link createTiktokenCounter} supports. */
@@ -33,7 +33,7 @@ export type TiktokenEncodingName = 'o200k_base' | 'cl100k_base';
  */
 export function createTiktokenCounter(encoding: TiktokenEncodingName = 'o200k_base'): TokenCounter {
   if (!SUPPORTED_ENCODINGS.includes(encoding)) {
-    throw new ContextError({
+    throw new InvalidOptionError({
       code: 'invalid_option',
       message: `createTiktokenCounter(): unknown encoding ${JSON.stringify(encoding)}, expected one of ${SUPPORTED_ENCODINGS.join(', ')}.`,
       details: { option: 'encoding', value: encoding },

@@ -1,4 +1,5 @@
 import { ContextError } from './context-error.js';
+import { BudgetError } from './error-families.js';
 
 /** How many tokens a compressor may return. */
 export interface TokenBudget {
@@ -39,7 +40,7 @@ export function budgetLimit(budget: TokenBudget): number {
  */
 export function assertValidBudget(budget: TokenBudget, source?: string): void {
   if (typeof budget !== 'object' || budget === null) {
-    throw new ContextError({
+    throw new BudgetError({
       code: 'invalid_budget',
       source,
       message: 'A token budget must be an object.',
@@ -50,7 +51,7 @@ export function assertValidBudget(budget: TokenBudget, source?: string): void {
   if (budget.maxCharsPerMessage !== undefined)
     checkCount('maxCharsPerMessage', budget.maxCharsPerMessage, source);
   if ((budget.reserveTokens ?? 0) > budget.maxTokens) {
-    throw new ContextError({
+    throw new BudgetError({
       code: 'invalid_budget',
       source,
       message: `Budget reserveTokens (${budget.reserveTokens}) exceeds maxTokens (${budget.maxTokens}).`,
@@ -80,7 +81,7 @@ export function deriveHistoryBudget(options: HistoryBudgetOptions): TokenBudget 
   if (maxCharsPerMessage !== undefined) checkCount('maxCharsPerMessage', maxCharsPerMessage);
   const left = contextWindow - systemTokens - inputTokens - reserveTokens;
   if (left < 0) {
-    throw new ContextError({
+    throw new BudgetError({
       code: 'budget_exceeded',
       message:
         `The system prompt (${systemTokens} tokens), input (${inputTokens}) and reserve ` +
@@ -103,7 +104,7 @@ function checkCount(field: string, value: unknown, source?: string): void {
     value < 0 ||
     !Number.isInteger(value)
   ) {
-    throw new ContextError({
+    throw new BudgetError({
       code: 'invalid_budget',
       source,
       message: `Budget ${field} must be a non-negative whole number, got ${String(value)}.`,

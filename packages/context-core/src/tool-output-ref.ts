@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { ContextError } from './context-error.js';
+import type { ContextError } from './context-error.js';
+import { StorageError } from './error-families.js';
 
 const REF_PATTERN = /^toolout_[0-9a-f]{16}$/;
 
@@ -11,7 +12,7 @@ export function createToolOutputRef(): string {
 /** Throws a {@link ContextError} (`unknown_ref`) unless `ref` has the shape of a reference. */
 export function assertToolOutputRef(ref: unknown, source?: string): asserts ref is string {
   if (typeof ref !== 'string' || !REF_PATTERN.test(ref)) {
-    throw new ContextError({
+    throw new StorageError({
       code: 'unknown_ref',
       source,
       message: `${JSON.stringify(ref) ?? String(ref)} is not a tool output reference (expected toolout_ and 16 hex digits).`,
@@ -30,7 +31,7 @@ export function unknownToolOutputRef(
   conversationId: string,
   source?: string,
 ): ContextError {
-  return new ContextError({
+  return new StorageError({
     code: 'unknown_ref',
     source,
     message: `Conversation ${JSON.stringify(conversationId)} has no tool output under ${ref}: it was never stored for this conversation, or has been evicted.`,

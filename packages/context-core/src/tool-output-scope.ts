@@ -1,4 +1,5 @@
 import { ContextError } from './context-error.js';
+import { InvalidOptionError } from './error-families.js';
 
 /** The scope option every `ToolOutputStore` implementation takes when it is created. */
 export interface ToolOutputScopeOptions {
@@ -21,7 +22,7 @@ export function sharesAcrossConversations(
 ): boolean {
   const shared = options?.shareAcrossConversations ?? false;
   if (typeof shared !== 'boolean') {
-    throw new ContextError({
+    throw new InvalidOptionError({
       code: 'invalid_option',
       source,
       message: `Tool output store option shareAcrossConversations must be true or false, got ${JSON.stringify(shared) ?? String(shared)}.`,

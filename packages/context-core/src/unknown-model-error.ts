@@ -19,7 +19,7 @@ export interface UnknownModelErrorOptions {
  * Use {@link UnknownModelError.isInstance} rather than `instanceof`: it also recognizes errors
  * thrown by another copy of this package.
  */
-export class UnknownModelError extends ContextError {
+export class UnknownModelError extends ContextError<'unknown_model'> {
   /** The model id as it was given. */
   readonly model: string;
 

@@ -1,4 +1,5 @@
 import { ContextError } from './context-error.js';
+import { InvalidMessageError } from './error-families.js';
 import { jsonDataProblem } from './json-data.js';
 import { type Message, ROLES } from './message.js';
 import { unstorableIdProblem } from './storable-id.js';
@@ -29,7 +30,7 @@ const PART_TYPES = new Set(['text', 'thinking', 'tool-call', 'tool-result']);
 export function validateMessages(messages: unknown, options: ValidateMessagesOptions = {}): void {
   const source = options.source;
   if (!Array.isArray(messages)) {
-    throw new ContextError({
+    throw new InvalidMessageError({
       code: 'invalid_message',
       source,
       message: `Expected an array of messages, got ${describe(messages)}.`,
@@ -42,7 +43,7 @@ export function validateMessages(messages: unknown, options: ValidateMessagesOpt
     const message: unknown = messages[index];
     const fail = (problem: string, part?: number): never => {
       const where = part === undefined ? `message ${index}` : `message ${index}, part ${part}`;
-      throw new ContextError({
+      throw new InvalidMessageError({
         code: 'invalid_message',
         source,
         message: `Invalid ${where}: ${problem}`,

@@ -8,8 +8,10 @@ import {
   type EventStore,
   type GetHistoryOptions,
   type HistoryStore,
+  InvalidOptionError,
   type ListEventsOptions,
   type Message,
+  StorageError,
   type TokenCounter,
 } from '@ctxkit/context-core';
 import type { Kysely } from 'kysely';
@@ -100,7 +102,7 @@ export function createProvider<Database>(
   const run = <Result>(what: string, work: () => Promise<Result>): Promise<Result> => {
     if (closing) {
       return Promise.reject(
-        new ContextError({
+        new StorageError({
           code: 'closed',
           source: SOURCE,
           message: `Cannot ${what}: the provider is closed.`,
@@ -212,7 +214,7 @@ function assertCounter(counter: TokenCounter): void {
     counter.name.length === 0 ||
     typeof counter.count !== 'function'
   ) {
-    throw new ContextError({
+    throw new InvalidOptionError({
       code: 'invalid_option',
       source: SOURCE,
       message: 'Option counter must be a TokenCounter with a non-empty name and a count method.',
@@ -224,7 +226,7 @@ function assertCounter(counter: TokenCounter): void {
 /** A ContextError stays as it is; anything else the database threw becomes `storage_failed`. */
 function storageFailure(what: string, error: unknown): unknown {
   if (ContextError.isInstance(error)) return error;
-  return new ContextError({
+  return new StorageError({
     code: 'storage_failed',
     source: SOURCE,
     message: `Could not ${what}: ${error instanceof Error ? error.message : String(error)}`,

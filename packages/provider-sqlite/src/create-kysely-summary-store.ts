@@ -1,7 +1,8 @@
 import {
   assertConversationId,
   assertStoredSummary,
-  ContextError,
+  type ContextError,
+  StorageError,
   type StoredSummary,
   type SummaryStore,
 } from '@ctxkit/context-core';
@@ -90,7 +91,7 @@ function fromRow(
 }
 
 function corruptSummary(conversationId: string, problem: string, cause?: unknown): ContextError {
-  return new ContextError({
+  return new StorageError({
     code: 'corrupt_row',
     source: SOURCE,
     message: `The summary row of conversation ${JSON.stringify(conversationId)} is corrupt: ${problem}.`,

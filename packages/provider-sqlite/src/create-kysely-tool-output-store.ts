@@ -2,9 +2,11 @@ import {
   assertConversationId,
   assertToolOutput,
   assertToolOutputRef,
-  ContextError,
+  type ContextError,
   createToolOutputRef,
+  InvalidOptionError,
   queryToolOutput,
+  StorageError,
   sharesAcrossConversations,
   type ToolOutputMeta,
   type ToolOutputQuery,
@@ -102,7 +104,7 @@ function metaJson(meta: ToolOutputMeta): string {
   try {
     return JSON.stringify(meta);
   } catch (cause) {
-    throw new ContextError({
+    throw new InvalidOptionError({
       code: 'invalid_option',
       source: SOURCE,
       message: `Tool output meta of ${meta.toolName} cannot be stored as JSON: ${(cause as Error).message}`,
@@ -135,7 +137,7 @@ function fromRow(
 }
 
 function corruptOutput(ref: string, problem: string, cause?: unknown): ContextError {
-  return new ContextError({
+  return new StorageError({
     code: 'corrupt_row',
     source: SOURCE,
     message: `Tool output row ${ref} is corrupt: ${problem}.`,

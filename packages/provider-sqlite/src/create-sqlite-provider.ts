@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { ContextError, type TokenCounter } from '@ctxkit/context-core';
+import { InvalidOptionError, StorageError, type TokenCounter } from '@ctxkit/context-core';
 import { Kysely } from 'kysely';
 import { createProvider, type KyselyProvider } from './create-kysely-provider.js';
 import { createImmediateSqliteDialect } from './immediate-sqlite-dialect.js';
@@ -72,7 +72,7 @@ export function createSqliteProvider(options: SqliteProviderOptions): KyselyProv
     }
   } catch (cause) {
     if (owned) database.close();
-    throw new ContextError({
+    throw new StorageError({
       code: 'storage_failed',
       source: SOURCE,
       message: `Could not configure the SQLite database${owned ? ` ${JSON.stringify(settings.filename)}` : ''}: ${(cause as Error).message}`,
@@ -98,7 +98,7 @@ function openDatabase(filename: string): SqliteDatabase {
   try {
     Database = createRequire(import.meta.url)('better-sqlite3') as SqliteDatabaseConstructor;
   } catch (cause) {
-    throw new ContextError({
+    throw new InvalidOptionError({
       code: 'invalid_option',
       source: SOURCE,
       message:
@@ -110,7 +110,7 @@ function openDatabase(filename: string): SqliteDatabase {
   try {
     return new Database(filename);
   } catch (cause) {
-    throw new ContextError({
+    throw new StorageError({
       code: 'storage_failed',
       source: SOURCE,
       message: `Could not open the SQLite database ${JSON.stringify(filename)}: ${(cause as Error).message}`,
@@ -121,7 +121,7 @@ function openDatabase(filename: string): SqliteDatabase {
 }
 
 function invalidOption(option: string, problem: string): never {
-  throw new ContextError({
+  throw new InvalidOptionError({
     code: 'invalid_option',
     source: SOURCE,
     message: `Option ${option} ${problem}.`,

@@ -1,4 +1,4 @@
-import { ContextError } from '@ctxkit/context-core';
+import { InvalidOptionError } from '@ctxkit/context-core';
 import { type Kysely, PostgresAdapter, SqliteAdapter } from 'kysely';
 import { SOURCE } from './provider-source.js';
 
@@ -17,7 +17,7 @@ export function dialectOf(db: Kysely<unknown>): SqlDialectName {
   const name = adapter.constructor.name;
   if (/sqlite/i.test(name)) return 'sqlite';
   if (/postgres/i.test(name)) return 'postgres';
-  throw new ContextError({
+  throw new InvalidOptionError({
     code: 'invalid_option',
     source: SOURCE,
     message: `Unsupported Kysely dialect (adapter ${JSON.stringify(name)}): expected SQLite or PostgreSQL.`,

@@ -1,8 +1,10 @@
 import {
   assertConversationId,
-  ContextError,
+  type ContextError,
   type ContextEvent,
+  InvalidMessageError,
   type ListEventsOptions,
+  StorageError,
 } from '@ctxkit/context-core';
 import type { Kysely } from 'kysely';
 import { SOURCE } from './provider-source.js';
@@ -42,7 +44,7 @@ export async function listEvents(
 
 function toEventRow(event: ContextEvent) {
   const invalid = (problem: string): never => {
-    throw new ContextError({
+    throw new InvalidMessageError({
       code: 'invalid_event',
       source: SOURCE,
       message: `Invalid event: ${problem}`,
@@ -65,7 +67,7 @@ function toEventRow(event: ContextEvent) {
   try {
     json = JSON.stringify(payload);
   } catch (cause) {
-    throw new ContextError({
+    throw new InvalidMessageError({
       code: 'invalid_event',
       source: SOURCE,
       message: `Invalid event: its payload cannot be stored as JSON (${(cause as Error).message}).`,
@@ -94,7 +96,7 @@ function parsePayload(text: string, rowId: string): Record<string, unknown> {
 }
 
 function corruptEvent(rowId: string, problem: string, cause?: unknown): ContextError {
-  return new ContextError({
+  return new StorageError({
     code: 'corrupt_row',
     source: SOURCE,
     message: `Event row ${rowId} is corrupt: ${problem}.`,

@@ -1,4 +1,4 @@
-import { ContextError } from '@ctxkit/context-core';
+import { ContextError, StorageError } from '@ctxkit/context-core';
 import type { Kysely } from 'kysely';
 import { dialectOf } from './dialect-of.js';
 import { migrateProvider } from './provider-migrations.js';
@@ -27,7 +27,7 @@ export function createMigratedRunner(db: Kysely<ProviderTables>): MigratedRunner
       return await work();
     } catch (error) {
       if (ContextError.isInstance(error)) throw error;
-      throw new ContextError({
+      throw new StorageError({
         code: 'storage_failed',
         source: SOURCE,
         message: `Could not ${what}: ${error instanceof Error ? error.message : String(error)}`,

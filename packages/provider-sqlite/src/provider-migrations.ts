@@ -1,4 +1,4 @@
-import { ContextError } from '@ctxkit/context-core';
+import { StorageError } from '@ctxkit/context-core';
 import {
   type CreateTableBuilder,
   type Kysely,
@@ -36,7 +36,7 @@ export async function migrateProvider<Database>(database: Kysely<Database>): Pro
   if (error === undefined) return;
   const failed = results?.find((result: MigrationResult) => result.status === 'Error');
   const detail = error instanceof Error ? error.message : String(error);
-  throw new ContextError({
+  throw new StorageError({
     code: 'storage_failed',
     source: SOURCE,
     message: `Could not migrate the provider's schema${failed ? ` (migration ${failed.migrationName})` : ''}: ${detail}`,

@@ -5,6 +5,7 @@ import {
   ROLES,
   type Role,
   rememberTokenCount,
+  StorageError,
   type TokenCounter,
   validateMessages,
 } from '@ctxkit/context-core';
@@ -114,7 +115,7 @@ function parseColumn(row: HistoryRowColumns, column: 'content' | 'meta', where: 
 }
 
 function corruptRow(rowId: string, where: string, problem: string, cause?: unknown): never {
-  throw new ContextError({
+  throw new StorageError({
     code: 'corrupt_row',
     source: SOURCE,
     message: `History row ${rowId} (${where}) is corrupt: ${problem.replace(/\.$/, '')}.`,

@@ -1,4 +1,4 @@
-import { ContextError } from '@ctxkit/context-core';
+import { InvalidOptionError } from '@ctxkit/context-core';
 import { summarizeHeadTail } from './summarize-head-tail.js';
 import { summarizeInspect } from './summarize-inspect.js';
 import { summarizeList } from './summarize-list.js';
@@ -81,7 +81,7 @@ function matcher(match: SummarizerMatch): (toolName: string) => boolean {
     return (toolName) => pattern.test(toolName);
   }
   if (typeof match === 'function') return (toolName) => match(toolName) === true;
-  throw new ContextError({
+  throw new InvalidOptionError({
     code: 'invalid_option',
     source: SOURCE,
     message: `A summarizer match must be a tool name, a RegExp or a function, got ${JSON.stringify(match) ?? String(match)}.`,
@@ -90,7 +90,7 @@ function matcher(match: SummarizerMatch): (toolName: string) => boolean {
 
 function assertFunction(value: unknown, name: string): void {
   if (typeof value === 'function') return;
-  throw new ContextError({
+  throw new InvalidOptionError({
     code: 'invalid_option',
     source: SOURCE,
     message: `Option ${name} must be a summarizer function, got ${typeof value}.`,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ContextError } from '@ctxkit/context-core';
+import { InvalidOptionError } from '@ctxkit/context-core';
 
 /** The shipped inventory: `data/containers` in this package. */
 export const DEFAULT_CONTAINER_DATA_DIR = fileURLToPath(
@@ -55,7 +55,7 @@ export function loadContainerInventory(
   try {
     containers = JSON.parse(readFileSync(file, 'utf8')) as InspectRecord[];
   } catch (cause) {
-    throw new ContextError({
+    throw new InvalidOptionError({
       code: 'invalid_option',
       source: 'example-worker',
       message: `Cannot read the container inventory ${file}: ${cause instanceof Error ? cause.message : String(cause)}`,
@@ -63,7 +63,7 @@ export function loadContainerInventory(
     });
   }
   if (!Array.isArray(containers)) {
-    throw new ContextError({
+    throw new InvalidOptionError({
       code: 'invalid_option',
       source: 'example-worker',
       message: `The container inventory ${file} must hold an array of inspect records.`,

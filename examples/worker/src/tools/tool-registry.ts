@@ -1,4 +1,9 @@
-import { ContextError, type ToolCallPart, type ToolResultPart } from '@ctxkit/context-core';
+import {
+  ContextError,
+  InvalidOptionError,
+  type ToolCallPart,
+  type ToolResultPart,
+} from '@ctxkit/context-core';
 import type { ToolDefinition } from '../chat-model.js';
 import type { Tool, ToolRunContext } from './tool.js';
 
@@ -20,7 +25,7 @@ export function createToolRegistry(tools: readonly Tool[]): ToolRegistry {
   const byName = new Map<string, Tool>();
   for (const tool of tools) {
     if (byName.has(tool.definition.name)) {
-      throw new ContextError({
+      throw new InvalidOptionError({
         code: 'invalid_option',
         source: 'example-worker',
         message: `Two tools are named ${JSON.stringify(tool.definition.name)}.`,
