@@ -1,32 +1,134 @@
 import type { CompressionStep } from './context-compressor.js';
 
-/** The event a pipeline records once per build. */
-export interface ContextCompressedEvent {
-  type: 'context.compressed';
+/** What every event has: its `type`, the conversation, the time, and a payload of that type. */
+export interface ContextEventOf<Type extends string, Payload> {
+  /** What happened; it decides the payload's shape. */
+  type: Type;
+  /** The conversation it happened to. */
   conversationId: string;
-  /** ISO 8601 time. */
+  /** When, as an ISO 8601 time. */
   at: string;
-  payload: {
+  /** The facts of the event. */
+  payload: Payload;
+}
+
+/** Recorded once per build by a pipeline: what the compressor did. */
+export type ContextCompressedEvent = ContextEventOf<
+  'context.compressed',
+  {
+    /** Messages in the history. */
     originalCount: number;
+    /** Messages after compression. */
     compressedCount: number;
+    /** Tokens of the history. */
     originalTokens?: number;
+    /** Tokens after compression. */
     estimatedTokens: number;
+    /** Tokens the history had to fit. */
     budgetTokens: number;
+    /** One entry per stage. */
     steps: CompressionStep[];
-  };
-}
+  }
+>;
 
-/** Any other event: warnings, resets, fallbacks. */
-export interface GenericContextEvent {
-  type: string;
-  conversationId: string;
-  /** ISO 8601 time. */
-  at: string;
-  payload: Record<string, unknown>;
-}
+/** Recorded when a conversation's active history is archived because it grew past a threshold. */
+export type ContextResetEvent = ContextEventOf<
+  'context.reset',
+  {
+    /** The archive the history went to. */
+    archiveId: string;
+    /** Messages archived. */
+    archived: number;
+    /** Tokens of the history that passed the threshold. */
+    tokens: number;
+    /** The threshold, in tokens. */
+    threshold: number;
+    /** The task that was running, when the caller runs tasks. */
+    taskId?: string | number;
+  }
+>;
 
-/** Something ctxkit did to a conversation's context. */
-export type ContextEvent = ContextCompressedEvent | GenericContextEvent;
+/** Recorded when a model refused a request as too long and a smaller one was tried instead. */
+export type ContextFallbackEvent = ContextEventOf<
+  'context.fallback',
+  {
+    /** The model API's words. */
+    reason: string;
+    /** The window the API said it has, when it said. */
+    modelLimit?: number;
+    /** The tokens the API said were requested, when it said. */
+    modelRequested?: number;
+    /** The tool call whose output was dropped to make room, if any. */
+    droppedToolCallId: string | null;
+    /** Its tool. */
+    droppedToolName: string | null;
+    /** Characters dropped with it. */
+    droppedChars: number;
+    /** The tighter budget tried next. */
+    budgetTokens: number;
+    /** The task that was running, when the caller runs tasks. */
+    taskId?: string | number;
+  }
+>;
+
+/** Recorded when a summarizing compressor's summary call failed and it trimmed instead. */
+export type SummaryFailedEvent = ContextEventOf<
+  'context.summary_failed',
+  {
+    /** The compressor's name. */
+    compressor: string;
+    /** The error's text. */
+    error: string;
+    /** The error's code, when it was a ContextError. */
+    code?: string;
+    /** Messages that were to be summarized. */
+    messages: number;
+    /** Summarizer calls made. */
+    calls: number;
+    /** Messages folded into the summary before the failure. */
+    folded: number;
+    /** The compressor used instead. */
+    fallback: string;
+    /** Turns the next summary call waits. */
+    retryAfterTurns: number;
+  }
+>;
+
+/** Recorded for each turn a summarizing compressor trims without a call, backing off after failures. */
+export type SummarySkippedEvent = ContextEventOf<
+  'context.summary_skipped',
+  {
+    /** The compressor's name. */
+    compressor: string;
+    /** Why no call was made. */
+    reason: 'backoff';
+    /** Failures in a row. */
+    failures: number;
+    /** The last failure's text. */
+    error: string;
+    /** Turns still to skip. */
+    turnsLeft: number;
+    /** Messages that were to be summarized. */
+    messages: number;
+    /** The compressor used instead. */
+    fallback: string;
+  }
+>;
+
+/**
+ * Something ctxkit did to a conversation's context. A closed union: checking `type` narrows
+ * `payload`. (A store of an older version may hold events of types this one does not know;
+ * stores return them as they were stored.)
+ */
+export type ContextEvent =
+  | ContextCompressedEvent
+  | ContextResetEvent
+  | ContextFallbackEvent
+  | SummaryFailedEvent
+  | SummarySkippedEvent;
+
+/** The type names of {@link ContextEvent}. */
+export type ContextEventType = ContextEvent['type'];
 
 /** Receives events. */
 export interface EventSink {
@@ -35,13 +137,18 @@ export interface EventSink {
 }
 
 /** Options of {@link EventStore.listEvents}. */
-export interface ListEventsOptions {
+export interface ListEventsOptions<Type extends ContextEventType = ContextEventType> {
   /** Only events of this type. */
-  type?: string;
+  type?: Type;
 }
 
 /** An {@link EventSink} that can read its events back. */
 export interface EventStore extends EventSink {
   /** Events, oldest first, of one conversation or of all. */
-  listEvents(conversationId?: string, options?: ListEventsOptions): Promise<ContextEvent[]>;
+  listEvents(conversationId?: string): Promise<ContextEvent[]>;
+  /** Events of one type, oldest first, of one conversation or of all; narrowed to that type. */
+  listEvents<Type extends ContextEventType>(
+    conversationId: string | undefined,
+    options: ListEventsOptions<Type>,
+  ): Promise<Extract<ContextEvent, { type: Type }>[]>;
 }

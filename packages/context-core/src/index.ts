@@ -63,10 +63,15 @@ export {
 export type {
   ContextCompressedEvent,
   ContextEvent,
+  ContextEventOf,
+  ContextEventType,
+  ContextFallbackEvent,
+  ContextResetEvent,
   EventSink,
   EventStore,
-  GenericContextEvent,
   ListEventsOptions,
+  SummaryFailedEvent,
+  SummarySkippedEvent,
 } from './event-sink.js';
 export { groupUnits, type MessageUnit } from './group-units.js';
 export { createHeuristicCounter } from './heuristic-counter.js';

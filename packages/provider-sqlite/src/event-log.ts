@@ -32,12 +32,14 @@ export async function listEvents(
   if (conversationId !== undefined) query = query.where('conversation_id', '=', conversationId);
   if (options.type !== undefined) query = query.where('type', '=', options.type);
   const rows = await query.orderBy('id').execute();
+  // As stored: an event a newer or older version wrote is returned as it is, not checked
+  // against this version's union of event types.
   return rows.map((row) => ({
     type: row.type,
     conversationId: row.conversation_id,
     at: row.created_at,
     payload: parsePayload(row.payload, String(row.id)),
-  }));
+  })) as ContextEvent[];
 }
 
 // --- internal helpers ---

@@ -86,8 +86,18 @@ describe('corrupt rows', () => {
     const filename = tempDatabasePath();
     const provider = createSqliteProvider({ filename, counter });
     const at = '2026-01-01T00:00:00.000Z';
-    await provider.record({ type: 'context.reset', conversationId: 'a', at, payload: { n: 1 } });
-    await provider.record({ type: 'context.reset', conversationId: 'b', at, payload: { n: 2 } });
+    await provider.record({
+      type: 'context.reset',
+      conversationId: 'a',
+      at,
+      payload: { archiveId: 'x', archived: 1, tokens: 9, threshold: 8 },
+    });
+    await provider.record({
+      type: 'context.reset',
+      conversationId: 'b',
+      at,
+      payload: { archiveId: 'x', archived: 2, tokens: 9, threshold: 8 },
+    });
     const raw = new Database(filename);
     const id = raw.prepare("select id from events where conversation_id = 'a'").pluck().get();
     raw.prepare('update events set payload = ? where id = ?').run('{"n": ', id);
@@ -95,7 +105,12 @@ describe('corrupt rows', () => {
     const error = await corruptError(provider.listEvents());
     expect(error.message).toContain(`Event row ${String(id)} is corrupt`);
     expect(await provider.listEvents('b')).toEqual([
-      { type: 'context.reset', conversationId: 'b', at, payload: { n: 2 } },
+      {
+        type: 'context.reset',
+        conversationId: 'b',
+        at,
+        payload: { archiveId: 'x', archived: 2, tokens: 9, threshold: 8 },
+      },
     ]);
     await provider.close();
   });

@@ -33,7 +33,7 @@ export function testEventStore<Store extends EventStore>(
           type: 'context.reset',
           conversationId: 'a',
           at: '2026-01-01T00:00:02.000Z',
-          payload: { archiveId: 'x', nested: { list: [1, 'two'] } },
+          payload: { archiveId: 'x', archived: 12, tokens: 9_000, threshold: 8_000, taskId: 'ä' },
         },
         compressed('b', 3),
         compressed('a', 4),
