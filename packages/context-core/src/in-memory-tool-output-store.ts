@@ -9,6 +9,7 @@ import {
 } from './tool-output-ref.js';
 import { sharesAcrossConversations, type ToolOutputScopeOptions } from './tool-output-scope.js';
 import type { ToolOutputMeta, ToolOutputStore } from './tool-output-store.js';
+import { utf8ByteLength } from './utf8-byte-length.js';
 
 /** Options of {@link createInMemoryToolOutputStore}. */
 export interface InMemoryToolOutputStoreOptions extends ToolOutputScopeOptions {
@@ -43,7 +44,7 @@ export function createInMemoryToolOutputStore(
   return Object.freeze({
     async put(conversationId: string, output: string, meta: ToolOutputMeta): Promise<string> {
       assertToolOutput(conversationId, output, meta);
-      const bytes = Buffer.byteLength(output, 'utf8');
+      const bytes = utf8ByteLength(output);
       if (bytes > maxBytes) {
         throw new ContextError({
           code: 'invalid_option',
