@@ -86,11 +86,6 @@ export {
   type ModelLimits,
 } from './model-table.js';
 export type { AssembleInput, PromptAssembler } from './prompt-assembler.js';
-export {
-  GREP_TIME_LIMIT_MS,
-  MAX_GREP_PATTERN_CHARS,
-  queryToolOutput,
-} from './query-tool-output.js';
 export { unstorableIdProblem } from './storable-id.js';
 export type { StoredSummary, SummaryCoverage, SummaryStore } from './summary-store.js';
 export { createTiktokenCounter, type TiktokenEncodingName } from './tiktoken-counter.js';
@@ -112,10 +107,5 @@ export {
   sharesAcrossConversations,
   type ToolOutputScopeOptions,
 } from './tool-output-scope.js';
-export type {
-  ToolOutputMeta,
-  ToolOutputQuery,
-  ToolOutputSlice,
-  ToolOutputStore,
-} from './tool-output-store.js';
+export type { StoredToolOutput, ToolOutputMeta, ToolOutputStore } from './tool-output-store.js';
 export { type ValidateMessagesOptions, validateMessages } from './validate-messages.js';
