@@ -9,6 +9,7 @@ import {
 } from '@ctxkit/context-core';
 import { createKyselyToolOutputStore, createSqliteProvider } from '@ctxkit/provider-sqlite';
 import { executeGetToolOutput, offloadToolOutputs } from '@ctxkit/tool-output-store';
+import { benchGrepEngines } from './grep-engines.js';
 import { measure, printTable } from './measure.js';
 
 /** Tool messages offloaded per measured run. */
@@ -18,7 +19,8 @@ const BATCH = 100;
  * What offloading costs at write time: a batch of 100 tool messages, each one 24 KB log output
  * (about 200 lines), summarized and stored in memory and in a SQLite file, against the bare
  * `put` of the same outputs into the same SQLite store (the part that is storage, not offloading).
- * Then one `get_tool_output` call (a grep over a stored log) from each store.
+ * Then one `get_tool_output` call (a grep over a stored log) from each store, and grep itself on
+ * each engine (`benchGrepEngines`).
  */
 export async function benchToolOutputStore(): Promise<void> {
   const counter = createHeuristicCounter();
@@ -68,6 +70,7 @@ export async function benchToolOutputStore(): Promise<void> {
       `tool-output-store: offloading ${BATCH} tool outputs of ~24 KB (${megabytes.toFixed(1)} MB), heuristic counter`,
       rows,
     );
+    await benchGrepEngines(outputs);
   } finally {
     await provider.close();
     rmSync(folder, { recursive: true, force: true });

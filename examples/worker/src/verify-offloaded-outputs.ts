@@ -26,7 +26,7 @@ export async function verifyOffloadedOutputs(
     const failed: string[] = [];
     for (const record of records) {
       const text = await store.get(record.conversationId, record.ref).then(
-        (slice) => slice.text,
+        (stored) => stored.text,
         () => undefined,
       );
       if (text !== record.output) failed.push(record.ref);

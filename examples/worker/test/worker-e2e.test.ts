@@ -1,3 +1,5 @@
+import type { StoredToolOutput } from '@ctxkit/context-core';
+import { queryToolOutput } from '@ctxkit/tool-output-store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { createComponents } from '../src/create-components.js';
@@ -172,12 +174,7 @@ describe('the worker against a chat-completions server', () => {
       ),
     );
     expect(detail.split('\n').slice(1).join('\n')).toBe(
-      (
-        await components.toolOutputs?.get('incident', logsRef, {
-          grep: '\\[error\\]',
-          maxChars: 500,
-        })
-      )?.text,
+      queryToolOutput(stored as StoredToolOutput, { grep: '\\[error\\]', maxChars: 500 }).text,
     );
     expect(String(answers[1]?.content)).toContain(
       'Conversation "incident" has no tool output under toolout_0000000000000000',

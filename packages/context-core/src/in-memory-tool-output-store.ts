@@ -1,14 +1,14 @@
 import { assertToolOutput } from './assert-tool-output.js';
 import { assertConversationId } from './conversation-id.js';
 import { InvalidOptionError } from './error-families.js';
-import { queryToolOutput } from './query-tool-output.js';
 import {
   assertToolOutputRef,
   createToolOutputRef,
   unknownToolOutputRef,
 } from './tool-output-ref.js';
 import { sharesAcrossConversations, type ToolOutputScopeOptions } from './tool-output-scope.js';
-import type { ToolOutputMeta, ToolOutputStore } from './tool-output-store.js';
+import type { StoredToolOutput, ToolOutputMeta, ToolOutputStore } from './tool-output-store.js';
+import { utf8ByteLength } from './utf8-byte-length.js';
 
 /** Options of {@link createInMemoryToolOutputStore}. */
 export interface InMemoryToolOutputStoreOptions extends ToolOutputScopeOptions {
@@ -17,11 +17,12 @@ export interface InMemoryToolOutputStoreOptions extends ToolOutputScopeOptions {
 }
 
 /**
- * A {@link ToolOutputStore} in process memory, bounded by bytes: when a new output would exceed
- * `maxBytes`, the least recently used outputs (by `put` or `get`) are evicted, and reading an
- * evicted reference fails with `unknown_ref`. An output larger than `maxBytes` is rejected.
- * A conversation reads only its own outputs unless `shareAcrossConversations` is true; a refused
- * read changes nothing, not even which outputs are evicted first.
+ * A {@link ToolOutputStore} in process memory (plain storage, on any JavaScript runtime), bounded
+ * by bytes: when a new output would exceed `maxBytes`, the least recently used outputs (by `put`
+ * or `get`) are evicted, and reading an evicted reference fails with `unknown_ref`. An output
+ * larger than `maxBytes` is rejected. A conversation reads only its own outputs unless
+ * `shareAcrossConversations` is true; a refused read changes nothing, not even which outputs are
+ * evicted first.
  */
 export function createInMemoryToolOutputStore(
   options: InMemoryToolOutputStoreOptions = {},
@@ -43,7 +44,7 @@ export function createInMemoryToolOutputStore(
   return Object.freeze({
     async put(conversationId: string, output: string, meta: ToolOutputMeta): Promise<string> {
       assertToolOutput(conversationId, output, meta);
-      const bytes = Buffer.byteLength(output, 'utf8');
+      const bytes = utf8ByteLength(output);
       if (bytes > maxBytes) {
         throw new InvalidOptionError({
           code: 'invalid_option',
@@ -61,7 +62,7 @@ export function createInMemoryToolOutputStore(
       usedBytes += bytes;
       return ref;
     },
-    async get(conversationId, ref, query) {
+    async get(conversationId: string, ref: string): Promise<StoredToolOutput> {
       assertConversationId(conversationId);
       assertToolOutputRef(ref);
       const entry = entries.get(ref);
@@ -70,7 +71,7 @@ export function createInMemoryToolOutputStore(
       }
       entries.delete(ref);
       entries.set(ref, entry);
-      return queryToolOutput(ref, entry.output, structuredClone(entry.meta), query);
+      return { ref, text: entry.output, meta: structuredClone(entry.meta) };
     },
   } satisfies ToolOutputStore);
 }

@@ -116,11 +116,6 @@ export {
 export { type OptionChecker, optionChecker } from './option-checker.js';
 export type { AssembleInput, PromptAssembler } from './prompt-assembler.js';
 export {
-  GREP_TIME_LIMIT_MS,
-  MAX_GREP_PATTERN_CHARS,
-  queryToolOutput,
-} from './query-tool-output.js';
-export {
   type ModelLimitOptions,
   type ResolvedModelLimits,
   type ResolveModelLimitsContext,
@@ -147,11 +142,6 @@ export {
   sharesAcrossConversations,
   type ToolOutputScopeOptions,
 } from './tool-output-scope.js';
-export type {
-  ToolOutputMeta,
-  ToolOutputQuery,
-  ToolOutputSlice,
-  ToolOutputStore,
-} from './tool-output-store.js';
+export type { StoredToolOutput, ToolOutputMeta, ToolOutputStore } from './tool-output-store.js';
 export { UnknownModelError, type UnknownModelErrorOptions } from './unknown-model-error.js';
 export { type ValidateMessagesOptions, validateMessages } from './validate-messages.js';

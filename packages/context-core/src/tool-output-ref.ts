@@ -1,12 +1,17 @@
-import { randomBytes } from 'node:crypto';
 import type { ContextError } from './context-error.js';
 import { StorageError } from './error-families.js';
 
 const REF_PATTERN = /^toolout_[0-9a-f]{16}$/;
 
-/** A new random tool output reference: `toolout_` and 16 hex digits. */
+/**
+ * A new random tool output reference: `toolout_` and 16 hex digits (64 bits from Web Crypto's
+ * `crypto.getRandomValues`, which Node 20, browsers and edge runtimes all provide).
+ */
 export function createToolOutputRef(): string {
-  return `toolout_${randomBytes(8).toString('hex')}`;
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(8));
+  let hex = '';
+  for (const byte of bytes) hex += byte.toString(16).padStart(2, '0');
+  return `toolout_${hex}`;
 }
 
 /** Throws a {@link ContextError} (`unknown_ref`) unless `ref` has the shape of a reference. */

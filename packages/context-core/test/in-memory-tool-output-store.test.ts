@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createInMemoryToolOutputStore } from '../src/index.js';
-import { testToolOutputStore } from '../src/testing/index.js';
+import { fuzzParameters, testToolOutputStore } from '../src/testing/index.js';
+import { utf8ByteLength } from '../src/utf8-byte-length.js';
 
 testToolOutputStore({
   name: 'in-memory tool output store',
@@ -38,6 +40,20 @@ describe('createInMemoryToolOutputStore', () => {
       code: 'invalid_option',
     });
     expect(() => createInMemoryToolOutputStore({ maxBytes: 0 })).toThrow(/maxBytes/);
+  });
+
+  it('counts UTF-8 bytes as an encoder writes them, lone surrogates too', () => {
+    const codeUnit = fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code));
+    const text = fc.oneof(
+      fc.string({ unit: codeUnit, maxLength: 50 }),
+      fc.string({ unit: 'grapheme', maxLength: 50 }),
+    );
+    fc.assert(
+      fc.property(text, (value) => {
+        expect(utf8ByteLength(value)).toBe(new TextEncoder().encode(value).length);
+      }),
+      fuzzParameters(500),
+    );
   });
 
   it('shares outputs across conversations only for a boolean shareAcrossConversations', () => {

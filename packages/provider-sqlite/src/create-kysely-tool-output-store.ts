@@ -5,13 +5,11 @@ import {
   type ContextError,
   createToolOutputRef,
   InvalidOptionError,
-  queryToolOutput,
   StorageError,
+  type StoredToolOutput,
   sharesAcrossConversations,
   type ToolOutputMeta,
-  type ToolOutputQuery,
   type ToolOutputScopeOptions,
-  type ToolOutputSlice,
   type ToolOutputStore,
   unknownToolOutputRef,
 } from '@ctxkit/context-core';
@@ -30,9 +28,10 @@ export interface KyselyToolOutputStoreOptions<Database = unknown> extends ToolOu
  * A {@link ToolOutputStore} on the `tool_outputs` table (one row per output, never changed),
  * next to the provider's history and events: pass a provider's `db` to share its database file,
  * so a worker's offloaded outputs live beside the history that refers to them. Outputs are kept
- * as JSON strings, so every text reads back byte for byte on SQLite and PostgreSQL alike; queries
- * (lines, grep, JSON path, character cap) run on the text read back, with `queryToolOutput`. The
- * schema is created or upgraded on first use, as the provider does.
+ * as JSON strings, so every text reads back byte for byte on SQLite and PostgreSQL alike. It is
+ * storage only: `get` returns the whole text, and `@ctxkit/tool-output-store`'s `readToolOutput`
+ * selects lines, grep matches or a JSON path from it. The schema is created or upgraded on first
+ * use, as the provider does.
  *
  * Each row records its conversation in `conversation_id`, and a conversation reads only its own
  * rows unless the store is created with `shareAcrossConversations: true`. Rows the first release
@@ -41,7 +40,7 @@ export interface KyselyToolOutputStoreOptions<Database = unknown> extends ToolOu
  * they are.
  * Errors are ContextErrors from `provider-sqlite`: `invalid_option` for a bad conversation id, an
  * output that is not a string, meta without a tool name, naming another conversation or that is
- * not JSON (before anything is written), `unknown_ref` and `invalid_query` as the interface says,
+ * not JSON (before anything is written), `unknown_ref` as the interface says,
  * `corrupt_row` naming a row that cannot be read, and `storage_failed` when the database fails.
  *
  * @example
@@ -49,7 +48,7 @@ export interface KyselyToolOutputStoreOptions<Database = unknown> extends ToolOu
  * const provider = createSqliteProvider({ filename: 'agent.db' });
  * const toolOutputs = createKyselyToolOutputStore({ db: provider.db });
  * const ref = await toolOutputs.put('c1', logs, { toolName: 'get_logs' });
- * const errors = await toolOutputs.get('c1', ref, { grep: 'ERROR', maxChars: 4000 });
+ * const { text, meta } = await toolOutputs.get('c1', ref); // the whole output, as stored
  * ```
  */
 export function createKyselyToolOutputStore<Database>(
@@ -76,11 +75,7 @@ export function createKyselyToolOutputStore<Database>(
       );
       return row.ref;
     },
-    async get(
-      conversationId: string,
-      ref: string,
-      query?: ToolOutputQuery,
-    ): Promise<ToolOutputSlice> {
+    async get(conversationId: string, ref: string): Promise<StoredToolOutput> {
       assertConversationId(conversationId, SOURCE);
       assertToolOutputRef(ref, SOURCE);
       const row = await run(`read tool output ${ref}`, () => {
@@ -93,7 +88,7 @@ export function createKyselyToolOutputStore<Database>(
       });
       if (row === undefined) throw unknownToolOutputRef(ref, conversationId, SOURCE);
       const { output, meta } = fromRow(ref, row);
-      return queryToolOutput(ref, output, meta, query, SOURCE);
+      return { ref, text: output, meta };
     },
   } satisfies ToolOutputStore);
 }

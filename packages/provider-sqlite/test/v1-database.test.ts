@@ -1,5 +1,5 @@
 import { copyFileSync, readFileSync } from 'node:fs';
-import { createHeuristicCounter, type Message, type ToolOutputSlice } from '@ctxkit/context-core';
+import { createHeuristicCounter, type Message, type StoredToolOutput } from '@ctxkit/context-core';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import {
@@ -17,7 +17,8 @@ import { tempDatabasePath } from './helpers.js';
 // row's conversation_id) and one without a conversation (conversation_id null). The messages hold
 // thinking signatures, pinned and summary messages, parallel tool calls, string and object tool
 // inputs, error results and non-ASCII text. v1-database.json is what that release read back from
-// the file, token counts left out (they are a cache, recounted at will).
+// the file, token counts left out (they are a cache, recounted at will); its tool outputs are the
+// slices that release's get returned, of which a store now returns the ref, text and meta.
 const fixture = new URL('./fixtures/v1-database.sqlite', import.meta.url);
 const expected = JSON.parse(
   readFileSync(new URL('./fixtures/v1-database.json', import.meta.url), 'utf8'),
@@ -26,9 +27,14 @@ const expected = JSON.parse(
   archives: { info: { archiveId: string }; messages: Message[] }[];
   events: unknown[];
   summary: unknown;
-  toolOutput: ToolOutputSlice;
-  toolOutputWithoutConversation: ToolOutputSlice;
+  toolOutput: StoredToolOutput;
+  toolOutputWithoutConversation: StoredToolOutput;
 };
+
+/** What a store reads back of an output the first release read back as `slice`. */
+function storedPart({ ref, text, meta }: StoredToolOutput): StoredToolOutput {
+  return { ref, text, meta };
+}
 
 function withoutCounts(messages: Message[]): Message[] {
   return messages.map(({ tokens: _tokens, tokenCounter: _counter, ...message }) => message);
@@ -70,7 +76,9 @@ describe('a database written by the first release', () => {
       const summaries = createKyselySummaryStore({ db: provider.db });
       expect(await summaries.get('ops')).toEqual(expected.summary);
       const outputs = createKyselyToolOutputStore({ db: provider.db });
-      expect(await outputs.get('ops', expected.toolOutput.ref)).toEqual(expected.toolOutput);
+      expect(await outputs.get('ops', expected.toolOutput.ref)).toEqual(
+        storedPart(expected.toolOutput),
+      );
     } finally {
       await provider.close();
     }
@@ -97,8 +105,12 @@ describe('a database written by the first release', () => {
         db: provider.db,
         shareAcrossConversations: true,
       });
-      expect(await shared.get('ops', unscoped)).toEqual(expected.toolOutputWithoutConversation);
-      expect(await shared.get('other', expected.toolOutput.ref)).toEqual(expected.toolOutput);
+      expect(await shared.get('ops', unscoped)).toEqual(
+        storedPart(expected.toolOutputWithoutConversation),
+      );
+      expect(await shared.get('other', expected.toolOutput.ref)).toEqual(
+        storedPart(expected.toolOutput),
+      );
     } finally {
       await provider.close();
     }

@@ -1,16 +1,12 @@
-import {
-  assertConversationId,
-  ContextError,
-  MAX_GREP_PATTERN_CHARS,
-  type ToolOutputQuery,
-  type ToolOutputSlice,
-  type ToolOutputStore,
-} from '@ctxkit/context-core';
+import { assertConversationId, ContextError, type ToolOutputStore } from '@ctxkit/context-core';
+import { MAX_GREP_PATTERN_CHARS } from './compile-grep.js';
 import {
   DEFAULT_GET_TOOL_OUTPUT_CHARS,
   GET_TOOL_OUTPUT_TOOL,
   MAX_GET_TOOL_OUTPUT_CHARS,
 } from './get-tool-output-tool.js';
+import { readToolOutput } from './read-tool-output.js';
+import type { ToolOutputQuery, ToolOutputSlice } from './tool-output-query.js';
 import { SOURCE } from './tool-output-store-source.js';
 
 /** The input of `get_tool_output`, as its JSON Schema describes it. */
@@ -21,7 +17,7 @@ export interface GetToolOutputArguments {
   start_line?: number;
   /** Last line, inclusive. */
   end_line?: number;
-  /** Regular expression the lines must match. */
+  /** Regular expression (RE2 syntax) the lines must match. */
   grep?: string;
   /** JSON path into the output. */
   json_path?: string;
@@ -32,13 +28,14 @@ export interface GetToolOutputArguments {
 /**
  * Runs a `get_tool_output` call made in conversation `conversationId`: checks the arguments
  * against the tool's schema (an object, or its JSON text as some models send it; a null argument
- * counts as absent), reads the slice from `store` as that conversation and returns it for the
- * model: one header line (`[get_tool_output ref=…: <tool> output, 200 lines, …; showing …]`)
- * then the text. Throws a ContextError the model can act on: `invalid_tool_arguments` naming the
- * argument that is wrong (unknown, missing, wrong type or range, invalid pattern or path, a JSON
- * path on text), `unknown_ref` for a ref the store does not hold for this conversation (another
- * conversation's ref reads as never stored); and `invalid_option` for an invalid conversation id.
- * Never changes the store.
+ * counts as absent), reads the output whole from `store` as that conversation, selects the part
+ * asked for with `readToolOutput` and returns it for the model: one header line
+ * (`[get_tool_output ref=…: <tool> output, 200 lines, …; showing …]`) then the text. Throws a
+ * ContextError the model can act on: `invalid_tool_arguments` naming the argument that is wrong
+ * (unknown, missing, wrong type or range, a pattern RE2 refuses, a path that does not parse, a
+ * JSON path on text), `unknown_ref` for a ref the store does not hold for this conversation
+ * (another conversation's ref reads as never stored); and `invalid_option` for an invalid
+ * conversation id. Never changes the store.
  */
 export async function executeGetToolOutput(
   store: ToolOutputStore,
@@ -50,7 +47,7 @@ export async function executeGetToolOutput(
   const query = toQuery(input);
   let slice: ToolOutputSlice;
   try {
-    slice = await store.get(conversationId, input.ref, query);
+    slice = await readToolOutput(store, conversationId, input.ref, query);
   } catch (error) {
     if (!ContextError.isInstance(error, 'invalid_query')) throw error;
     const field = ARGUMENT_OF[String(error.details.field)] ?? String(error.details.field);
@@ -147,14 +144,6 @@ function parseArguments(args: unknown): GetToolOutputArguments {
         `has ${pattern.length} characters, more than ${MAX_GREP_PATTERN_CHARS}.`,
       );
     }
-    try {
-      new RegExp(pattern);
-    } catch (error) {
-      throw invalidArgument(
-        'grep',
-        `is not a valid regular expression: ${(error as Error).message}.`,
-      );
-    }
     parsed.grep = pattern;
   }
   const path = text('json_path', json_path);
@@ -193,12 +182,17 @@ function describeSlice(
   const lines = slice.matchedLines === 1 ? '1 line' : `${slice.matchedLines} lines`;
   const notes = [`${lines} selected`];
   if (slice.text === '') notes.push('nothing matched');
-  if (slice.truncated) {
+  const stoppedAfter = slice.grepStoppedAfterLine;
+  if (stoppedAfter !== undefined) {
+    const first = input.start_line ?? 1;
     notes.push(
-      slice.text.length >= (query.maxChars ?? Number.POSITIVE_INFINITY)
-        ? `cut at ${slice.text.length} characters (raise max_chars or narrow the query)`
-        : 'grep stopped at its time limit (use a simpler pattern)',
+      stoppedAfter < first
+        ? `grep stopped at its work limit before line ${first}, too long to search with this pattern (use a simpler pattern, or json_path)`
+        : `grep stopped at its work limit after line ${stoppedAfter} (go on with start_line ${stoppedAfter + 1}, or use a simpler pattern)`,
     );
+  }
+  if (slice.text.length >= (query.maxChars ?? Number.POSITIVE_INFINITY) && slice.truncated) {
+    notes.push(`cut at ${slice.text.length} characters (raise max_chars or narrow the query)`);
   }
   return (
     `[get_tool_output ref=${slice.ref}: ${String(slice.meta.toolName)} output, ${slice.totalLines} lines, ` +

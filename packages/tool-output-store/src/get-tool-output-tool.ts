@@ -1,4 +1,4 @@
-import { MAX_GREP_PATTERN_CHARS } from '@ctxkit/context-core';
+import { MAX_GREP_PATTERN_CHARS } from './compile-grep.js';
 import { GET_TOOL_OUTPUT } from './offload-tool-outputs.js';
 
 /** Characters `get_tool_output` returns when the model does not say. */
@@ -64,7 +64,8 @@ export const GET_TOOL_OUTPUT_TOOL: ToolDefinition = deepFreeze({
         minLength: 1,
         maxLength: MAX_GREP_PATTERN_CHARS,
         description:
-          'Only lines matching this JavaScript regular expression (case-sensitive), e.g. "ERROR|FATAL".',
+          "Only lines matching this regular expression, in RE2 syntax: like JavaScript's without " +
+          'backreferences or lookaround; case-sensitive, (?i) at the start for any case; e.g. "ERROR|FATAL".',
       },
       json_path: {
         type: 'string',

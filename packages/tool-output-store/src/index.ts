@@ -1,3 +1,4 @@
+export { MAX_GREP_PATTERN_CHARS, MAX_GREP_PROGRAM_SIZE } from './compile-grep.js';
 export {
   executeGetToolOutput,
   type GetToolOutputArguments,
@@ -12,6 +13,7 @@ export {
   toAnthropicTool,
   toOpenAITool,
 } from './get-tool-output-tool.js';
+export { GREP_WORK_LIMIT } from './grep-lines.js';
 export { formatOffloadHeader, type OffloadHeader, parseOffloadHeader } from './offload-header.js';
 export {
   DEFAULT_MAX_SUMMARY_CHARS,
@@ -25,6 +27,8 @@ export {
   offloadToolOutputs,
   type ToolOutputOffloader,
 } from './offload-tool-outputs.js';
+export { queryToolOutput } from './query-tool-output.js';
+export { readToolOutput } from './read-tool-output.js';
 export { type SummarizeHeadTailOptions, summarizeHeadTail } from './summarize-head-tail.js';
 export {
   DEFAULT_INSPECT_FIELDS,
@@ -39,4 +43,5 @@ export {
   type SummarizerRegistry,
   type SummarizerRegistryOptions,
 } from './summarizer-registry.js';
+export type { ToolOutputQuery, ToolOutputSlice } from './tool-output-query.js';
 export type { SummaryInput, ToolOutputSummarizer } from './tool-output-summarizer.js';

@@ -2,10 +2,12 @@ import { Validator } from '@cfworker/json-schema';
 import { ContextError, createInMemoryToolOutputStore } from '@ctxkit/context-core';
 import { fuzzParameters } from '@ctxkit/context-core/testing';
 import fc from 'fast-check';
+import { RE2JS } from 're2js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   executeGetToolOutput,
   GET_TOOL_OUTPUT_TOOL,
+  GREP_WORK_LIMIT,
   MAX_GET_TOOL_OUTPUT_CHARS,
   toAnthropicTool,
   toOpenAITool,
@@ -176,10 +178,32 @@ describe('executeGetToolOutput', () => {
     expect(none).toMatch(/0 lines selected, nothing matched\]\n$/);
   });
 
-  it('stops a runaway grep at its time limit and says so', async () => {
-    const ref = await store.put('c1', `${'a'.repeat(40)}b\n`.repeat(3), { toolName: 'get_logs' });
+  it('answers a grep that would backtrack for ever in JavaScript, in full', async () => {
+    const output = [...Array.from({ length: 3 }, () => `${'a'.repeat(40)}b`), 'aaa'].join('\n');
+    const ref = await store.put('c1', output, { toolName: 'get_logs' });
     const result = await executeGetToolOutput(store, 'c1', { ref, grep: '^(a+)+$' });
-    expect(result.split('\n')[0]).toContain('grep stopped at its time limit');
+    expect(result).toBe(
+      `[get_tool_output ref=${ref}: get_logs output, 4 lines, ${output.length} characters; showing lines matching /^(a+)+$/: 1 line selected]\naaa`,
+    );
+  });
+
+  it('says where grep stopped at its work limit, and how to go on', async () => {
+    const grep = 'x[^y]{1000}z';
+    const perLine = RE2JS.compile(grep).programSize() * 2001;
+    const stop = Math.floor(GREP_WORK_LIMIT / perLine);
+    const lines = Array.from({ length: stop + 3 }, (_, index) => `${index}`.padEnd(2000, 'b'));
+    const ref = await store.put('c1', lines.join('\n'), { toolName: 'read_file' });
+    const stopped = await executeGetToolOutput(store, 'c1', { ref, grep });
+    expect(stopped.split('\n')[0]).toContain(
+      `0 lines selected, nothing matched, grep stopped at its work limit after line ${stop} (go on with start_line ${stop + 1}, or use a simpler pattern)]`,
+    );
+    const rest = await executeGetToolOutput(store, 'c1', { ref, grep, start_line: stop + 1 });
+    expect(rest.split('\n')[0]).toMatch(/0 lines selected, nothing matched\]$/);
+
+    const long = await store.put('c1', 'b'.repeat(20_000), { toolName: 'read_file' });
+    expect(await executeGetToolOutput(store, 'c1', { ref: long, grep })).toContain(
+      'grep stopped at its work limit before line 1, too long to search with this pattern (use a simpler pattern, or json_path)]',
+    );
   });
 
   it('names the argument that is wrong', async () => {
@@ -193,6 +217,8 @@ describe('executeGetToolOutput', () => {
       [{ ref: logRef, start_line: 0 }, 'start_line'],
       [{ ref: logRef, start_line: 5, end_line: 2 }, 'end_line'],
       [{ ref: logRef, grep: '(' }, 'grep'],
+      [{ ref: logRef, grep: '(E)\\1' }, 'grep'],
+      [{ ref: logRef, grep: 'E(?=R)' }, 'grep'],
       [{ ref: logRef, grep: 'x'.repeat(257) }, 'grep'],
       [{ ref: logRef, json_path: '$.a' }, 'json_path'],
       [{ ref: inspectRef, json_path: '$[' }, 'json_path'],

@@ -4,7 +4,6 @@ import {
   assertToolOutput,
   assertToolOutputRef,
   type ContextCompressor,
-  queryToolOutput,
   type ToolOutputMeta,
   type ToolOutputStore,
   unknownToolOutputRef,
@@ -42,12 +41,12 @@ export function createContentAddressedStore(): ContentAddressedStore {
       outputs.set(ref, output);
       return ref;
     },
-    async get(conversationId, ref, query) {
+    async get(conversationId, ref) {
       assertConversationId(conversationId);
       assertToolOutputRef(ref);
       const entry = entries.get(ref);
       if (entry?.conversationId !== conversationId) throw unknownToolOutputRef(ref, conversationId);
-      return queryToolOutput(ref, entry.output, structuredClone(entry.meta), query);
+      return { ref, text: entry.output, meta: structuredClone(entry.meta) };
     },
   };
 }

@@ -16,7 +16,12 @@ import {
 } from '@ctxkit/context-core/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatOffloadHeader, offloadToolOutputs, parseOffloadHeader } from '../src/index.js';
+import {
+  formatOffloadHeader,
+  offloadToolOutputs,
+  parseOffloadHeader,
+  readToolOutput,
+} from '../src/index.js';
 import { createContentAddressedStore } from './helpers.js';
 
 const counter = createHeuristicCounter();
@@ -84,7 +89,7 @@ describe('offloadToolOutputs', () => {
               toolName: original.toolName,
               chars: original.output.length,
             });
-            const slice = await store.get('c1', header.ref);
+            const slice = await readToolOutput(store, 'c1', header.ref);
             expect(slice.text).toBe(original.output);
             expect(slice.totalLines).toBe(header.lines);
             expect(slice.meta).toMatchObject({
@@ -166,8 +171,8 @@ describe('offloadToolOutputs', () => {
       conversationId: 'conv',
     });
     const ref = offloaded[0]?.ref as string;
-    const slice = await store.get('conv', ref);
-    expect(slice.meta).toEqual({ toolName: 'build', toolCallId: 'c9', isError: true });
+    const stored = await store.get('conv', ref);
+    expect(stored.meta).toEqual({ toolName: 'build', toolCallId: 'c9', isError: true });
     await expect(store.get('other', ref)).rejects.toMatchObject({ code: 'unknown_ref' });
   });
 

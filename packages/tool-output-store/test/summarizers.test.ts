@@ -1,9 +1,9 @@
-import { queryToolOutput } from '@ctxkit/context-core';
 import { fuzzParameters } from '@ctxkit/context-core/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   createSummarizerRegistry,
+  queryToolOutput,
   type SummaryInput,
   summarizeHeadTail,
   summarizeInspect,
@@ -74,9 +74,7 @@ describe('summarizeInspect', () => {
     for (const line of fields) {
       const [path, value] = line.split(/: (.*)/s) as [string, string];
       const slice = queryToolOutput(
-        'toolout_0000000000000000',
-        output,
-        { toolName: 'inspect' },
+        { ref: 'toolout_0000000000000000', text: output, meta: { toolName: 'inspect' } },
         { jsonPath: path },
       );
       expect(JSON.stringify(JSON.parse(slice.text))).toBe(value);
@@ -93,9 +91,7 @@ describe('summarizeInspect', () => {
         const [path, value] = [line.slice(0, at), line.slice(at + 2)];
         try {
           const slice = queryToolOutput(
-            'toolout_0000000000000000',
-            output,
-            { toolName: 'x' },
+            { ref: 'toolout_0000000000000000', text: output, meta: { toolName: 'x' } },
             { jsonPath: path },
           );
           if (JSON.stringify(JSON.parse(slice.text)) === value) return true;
