@@ -1,3 +1,22 @@
+export {
+  ANTHROPIC_IMAGE_SOURCE,
+  ANTHROPIC_IMAGE_TIERS,
+  type AnthropicImageTier,
+  anthropicImageTier,
+} from './anthropic-image-tier.js';
+export {
+  anthropicResizedImageSize,
+  anthropicVisualTokens,
+} from './anthropic-resized-image-size.js';
+export { countAnthropicImageTokens } from './count-anthropic-image-tokens.js';
+export {
+  countGeminiImageTokens,
+  GEMINI_3_IMAGE_TOKENS,
+  GEMINI_MEDIA_RESOLUTIONS,
+  GEMINI_TILE_TOKENS,
+  type GeminiImage,
+  type GeminiMediaResolution,
+} from './count-gemini-image-tokens.js';
 export { countOpenAIImageTokens, type OpenAIImage } from './count-openai-image-tokens.js';
 export type { ImageDimensions, ImageSize } from './image-dimensions.js';
 export {
