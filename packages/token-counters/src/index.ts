@@ -18,6 +18,16 @@ export {
   type GeminiMediaResolution,
 } from './count-gemini-image-tokens.js';
 export { countOpenAIImageTokens, type OpenAIImage } from './count-openai-image-tokens.js';
+export {
+  estimatePdfTokens,
+  GEMINI_3_PDF_PAGE_TOKENS,
+  GEMINI_PDF_PAGE_TOKENS,
+  PDF_PAGE_LIMITS,
+  PDF_TEXT_TOKENS_PER_PAGE,
+  type PdfDocument,
+  type PdfTarget,
+} from './estimate-pdf-tokens.js';
+export { estimateTextFileTokens, type TextFile } from './estimate-text-file-tokens.js';
 export type { ImageDimensions, ImageSize } from './image-dimensions.js';
 export {
   OPENAI_IMAGE_DETAILS,
