@@ -8,7 +8,16 @@ export {
   anthropicResizedImageSize,
   anthropicVisualTokens,
 } from './anthropic-resized-image-size.js';
+export {
+  ANTHROPIC_TOOL_CHOICES,
+  ANTHROPIC_TOOL_SYSTEM_PROMPT_SOURCE,
+  ANTHROPIC_TOOL_SYSTEM_PROMPT_TOKENS,
+  type AnthropicToolChoice,
+  type AnthropicToolSystemPrompt,
+  anthropicToolSystemPromptTokens,
+} from './anthropic-tool-system-prompt-tokens.js';
 export { countAnthropicImageTokens } from './count-anthropic-image-tokens.js';
+export { countAnthropicToolTokens } from './count-anthropic-tool-tokens.js';
 export {
   countGeminiImageTokens,
   GEMINI_3_IMAGE_TOKENS,
@@ -17,7 +26,15 @@ export {
   type GeminiImage,
   type GeminiMediaResolution,
 } from './count-gemini-image-tokens.js';
+export { countGeminiToolTokens } from './count-gemini-tool-tokens.js';
 export { countOpenAIImageTokens, type OpenAIImage } from './count-openai-image-tokens.js';
+export {
+  countOpenAIToolTokens,
+  OPENAI_LEGACY_TOOL_FRAMING,
+  OPENAI_TOOL_FRAMING,
+  OPENAI_TOOL_FRAMING_SOURCE,
+  type OpenAIToolFraming,
+} from './count-openai-tool-tokens.js';
 export {
   estimatePdfTokens,
   GEMINI_3_PDF_PAGE_TOKENS,
@@ -30,6 +47,13 @@ export {
 export { estimateTextFileTokens, type TextFile } from './estimate-text-file-tokens.js';
 export type { ImageDimensions, ImageSize } from './image-dimensions.js';
 export {
+  countMessageOverheadTokens,
+  MESSAGE_OVERHEAD,
+  type MessageOverhead,
+  PROVIDERS,
+  type Provider,
+} from './message-overhead.js';
+export {
   OPENAI_IMAGE_DETAILS,
   OPENAI_IMAGE_SOURCE,
   OPENAI_IMAGE_TOKENIZATION,
@@ -41,3 +65,4 @@ export {
   openAIImageTokenization,
 } from './openai-image-tokenization.js';
 export { OPENAI_MAX_PATCHES } from './openai-patch-tokens.js';
+export type { ToolDeclaration } from './tool-declaration.js';
