@@ -85,6 +85,7 @@ export {
   type InMemoryToolOutputStoreOptions,
 } from './in-memory-tool-output-store.js';
 export { type ContextErrorOf, isContextError } from './is-context-error.js';
+export { jsonDataProblem, MAX_JSON_DEPTH } from './json-data.js';
 export { assertValidLimit, keepNewest } from './keep-newest.js';
 export {
   isProtected,

@@ -1,0 +1,45 @@
+import type { TokenCounter } from '@ctxkit/context-core';
+import {
+  type AnthropicToolChoice,
+  anthropicToolSystemPromptTokens,
+} from './anthropic-tool-system-prompt-tokens.js';
+import { checkToolDeclarations, type ToolDeclaration } from './tool-declaration.js';
+
+/**
+ * An estimate of the input tokens a list of tools adds to an Anthropic request: the tool-use
+ * system prompt Anthropic adds for the model and `tool_choice` (published, per model), plus each
+ * tool as the JSON the API receives — `{"name":…,"description":…,"input_schema":…}` — counted
+ * with `counter`. Anthropic publishes no tokenizer and no rendering of the tools, so the second
+ * part is an estimate: pass a counter that leans high (a tiktoken count with a margin, or the
+ * heuristic) for Claude. No tools cost nothing.
+ *
+ * @param tools - The tool declarations sent with the request (`parameters` is `input_schema`).
+ * @param counter - A text counter standing in for Claude's tokenizer.
+ * @param model - The Claude model id, for the system prompt's size.
+ * @param toolChoice - The request's `tool_choice` type; `auto` by default.
+ * @returns the estimated tokens of the tools
+ * @throws ContextError with code `invalid_option` when a declaration is malformed, `model` is
+ *   empty or `toolChoice` is not one of `auto`, `none`, `any`, `tool`
+ * @see https://platform.claude.com/docs/en/agents-and-tools/tool-use/overview ("Pricing")
+ */
+export function countAnthropicToolTokens(
+  tools: readonly ToolDeclaration[],
+  counter: TokenCounter,
+  model: string,
+  toolChoice: AnthropicToolChoice = 'auto',
+): number {
+  checkToolDeclarations(tools, 'countAnthropicToolTokens');
+  const systemPrompt = anthropicToolSystemPromptTokens(model, toolChoice);
+  if (tools.length === 0) return 0;
+  let total = systemPrompt;
+  for (const tool of tools) {
+    total += counter.count(
+      JSON.stringify({
+        name: tool.name,
+        description: tool.description,
+        input_schema: tool.parameters ?? { type: 'object' },
+      }),
+    );
+  }
+  return total;
+}

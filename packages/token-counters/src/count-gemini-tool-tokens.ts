@@ -1,0 +1,33 @@
+import type { TokenCounter } from '@ctxkit/context-core';
+import { checkToolDeclarations, type ToolDeclaration } from './tool-declaration.js';
+
+/**
+ * An estimate of the input tokens a list of function declarations adds to a Gemini request: each
+ * declaration as the JSON the API receives — `{"name":…,"description":…,"parameters":…}` —
+ * counted with `counter`. Google publishes no framing for function declarations (and no
+ * tokenizer for Gemini); `countTokens` on the API gives the exact figure. No tools cost nothing.
+ *
+ * @param tools - The function declarations sent with the request.
+ * @param counter - A text counter standing in for Gemini's tokenizer.
+ * @returns the estimated tokens of the declarations
+ * @throws ContextError with code `invalid_option` when a declaration has no name, a description
+ *   that is not a string, or parameters that are not a JSON object
+ * @see https://ai.google.dev/gemini-api/docs/function-calling ("Function declarations")
+ */
+export function countGeminiToolTokens(
+  tools: readonly ToolDeclaration[],
+  counter: TokenCounter,
+): number {
+  checkToolDeclarations(tools, 'countGeminiToolTokens');
+  let total = 0;
+  for (const tool of tools) {
+    total += counter.count(
+      JSON.stringify({
+        name: tool.name,
+        description: tool.description,
+        parameters: tool.parameters,
+      }),
+    );
+  }
+  return total;
+}
