@@ -2,15 +2,17 @@ import type { CompressionReport, ContextCompressor } from './context-compressor.
 import type { ContextError } from './context-error.js';
 import type { ContextProvider } from './context-provider.js';
 import { assertConversationId } from './conversation-id.js';
-import { countTokens } from './count-tokens.js';
-import { BudgetError, InvalidOptionError } from './error-families.js';
+import { countTokens, countTokensUncached } from './count-tokens.js';
+import { BudgetError, InvalidMessageError, InvalidOptionError } from './error-families.js';
 import type { EventSink } from './event-sink.js';
+import { assertValidLimit } from './keep-newest.js';
 import { isProtected, type Message } from './message.js';
 import type { ModelTableEntry } from './model-table.js';
 import type { PromptAssembler } from './prompt-assembler.js';
 import { resolveModelLimits } from './resolve-model-limits.js';
 import { assertValidBudget, deriveHistoryBudget, type TokenBudget } from './token-budget.js';
 import type { TokenCounter } from './token-counter.js';
+import { validateMessages } from './validate-messages.js';
 
 /** Options of {@link createContextPipeline}. */
 export interface ContextPipelineOptions {
@@ -97,11 +99,14 @@ export function defaultReserveTokens(contextWindow: number, maxOutputTokens?: nu
 export function createContextPipeline(options: ContextPipelineOptions): ContextPipeline {
   const { provider, compressor, assembler, counter, events, historyLimit } = options;
   const budget = resolveBudget(options);
+  if (historyLimit !== undefined) assertValidLimit(historyLimit);
 
   return Object.freeze({
     budget,
     async build(conversationId: string, input: BuildInput): Promise<BuildResult> {
       assertConversationId(conversationId);
+      const system = systemMessages(input?.system);
+      const given = inputMessages(input?.input);
       const history = await provider.getHistory(
         conversationId,
         historyLimit === undefined ? undefined : { limit: historyLimit },
@@ -119,8 +124,8 @@ export function createContextPipeline(options: ContextPipelineOptions): ContextP
         });
         return { messages, report, history: compressed };
       };
-      const systemTokens = countTokens(systemMessages(input.system), counter);
-      const inputTokens = countTokens(inputMessages(input.input), counter);
+      const systemTokens = countTokens(system, counter);
+      const inputTokens = countTokens(given, counter);
       let historyBudget = deriveHistoryBudget({
         contextWindow: budget.maxTokens,
         reserveTokens: budget.reserveTokens ?? 0,
@@ -143,7 +148,8 @@ export function createContextPipeline(options: ContextPipelineOptions): ContextP
         built = await compressAndAssemble(historyBudget);
       }
       const { messages, report } = built;
-      const promptTokens = countTokens(messages, counter);
+      // Counted afresh, with no cache: no stale or planted count can let a prompt over the limit.
+      const promptTokens = countTokensUncached(messages, counter);
       if (promptTokens > requestLimit) {
         throw promptTooLarge({
           conversationId,
@@ -244,11 +250,33 @@ function promptTooLarge(facts: {
   });
 }
 
-function systemMessages(system: string | Message[]): Message[] {
-  return typeof system === 'string' ? [{ role: 'system', content: system }] : system;
+/** The system prompt as messages, checked: a string, or valid system messages. */
+function systemMessages(system: unknown): Message[] {
+  if (typeof system === 'string') return [{ role: 'system', content: system }];
+  if (!Array.isArray(system)) {
+    throw new InvalidMessageError({
+      code: 'invalid_message',
+      message: `build: system must be a string or an array of messages, got ${typeof system}.`,
+      details: { where: 'system' },
+    });
+  }
+  validateMessages(system, { source: 'context-core' });
+  return system;
 }
 
-function inputMessages(input: string | Message | undefined): Message[] {
+/** The new input as messages, checked: none, a string, or one valid message. */
+function inputMessages(input: unknown): Message[] {
   if (input === undefined) return [];
-  return typeof input === 'string' ? [{ role: 'user', content: input }] : [input];
+  if (typeof input === 'string') return [{ role: 'user', content: input }];
+  // A tool message may answer calls of the history's newest step: its pairs are the
+  // assembler's to check, so validate it as if every call it answers were known.
+  const results = (input as Message | null)?.content;
+  const answered = Array.isArray(results)
+    ? results.flatMap((part: unknown) => {
+        const id = (part as { toolCallId?: unknown } | null)?.toolCallId;
+        return typeof id === 'string' ? [id] : [];
+      })
+    : [];
+  validateMessages([input], { knownToolCallIds: answered });
+  return [input as Message];
 }

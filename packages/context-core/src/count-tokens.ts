@@ -4,9 +4,9 @@ import type { TokenCounter } from './token-counter.js';
 
 /** Tokens every message costs beyond its content: role and separators. */
 export const MESSAGE_OVERHEAD_TOKENS = 4;
-/** Tokens every tool call costs beyond its name and input: id and framing. */
+/** Tokens every tool call costs beyond its id, name and input: framing. */
 export const TOOL_CALL_OVERHEAD_TOKENS = 8;
-/** Tokens every tool result costs beyond its name and output: id and framing. */
+/** Tokens every tool result costs beyond its id, name and output: framing. */
 export const TOOL_RESULT_OVERHEAD_TOKENS = 6;
 
 /**
@@ -19,8 +19,8 @@ export function hasValidTokenCount(message: Message, counter: TokenCounter): boo
 }
 
 /**
- * Tokens of one message: content, thinking, tool names, the JSON of tool-call inputs, tool
- * outputs, plus a fixed per-message overhead. Counted once per message object and counter while
+ * Tokens of one message: content, thinking, tool call ids and names, the JSON of tool-call inputs,
+ * tool outputs, plus a fixed per-message overhead. Counted once per message object and counter while
  * its content stays the same; the message's own `tokens` field is never trusted.
  */
 export function countMessageTokens(message: Message, counter: TokenCounter): number {
@@ -35,6 +35,16 @@ export function countMessageTokens(message: Message, counter: TokenCounter): num
 export function countTokens(messages: readonly Message[], counter: TokenCounter): number {
   let total = 0;
   for (const message of messages) total += countMessageTokens(message, counter);
+  return total;
+}
+
+/**
+ * Tokens of `messages` counted from their content alone, reading and writing no cache: what a
+ * last check before sending uses, so that no stale or forged count can pass it.
+ */
+export function countTokensUncached(messages: readonly Message[], counter: TokenCounter): number {
+  let total = 0;
+  for (const message of messages) total += countContentTokens(message, counter);
   return total;
 }
 
@@ -80,12 +90,16 @@ function countContentTokens(message: Message, counter: TokenCounter): number {
       case 'tool-call':
         total +=
           TOOL_CALL_OVERHEAD_TOKENS +
+          counter.count(part.toolCallId) +
           counter.count(part.toolName) +
           counter.count(stringifyInput(part.input));
         break;
       case 'tool-result':
         total +=
-          TOOL_RESULT_OVERHEAD_TOKENS + counter.count(part.toolName) + counter.count(part.output);
+          TOOL_RESULT_OVERHEAD_TOKENS +
+          counter.count(part.toolCallId) +
+          counter.count(part.toolName) +
+          counter.count(part.output);
         break;
     }
   }

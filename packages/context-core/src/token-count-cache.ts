@@ -7,9 +7,12 @@ import type { Message } from './message.js';
  *
  * An entry belongs to one message object and one counter name, and holds a snapshot of the
  * content it was made for: the content array or string and, for parts, every part object and
- * each of its field values. A message whose content was replaced or edited in place (a part's
- * text, output or input swapped) no longer matches its snapshot and is counted again. Only a
- * deep edit inside a tool-call input object goes unseen: treat messages as immutable.
+ * each of its field values, with the JSON of every field that holds an object (a tool call's
+ * input). A message whose content was replaced or edited in place, deep inside an input
+ * included, no longer matches its snapshot and is counted again. Values that change on every
+ * read (getters, proxies) are not data, and are not supported. The pipeline's last check counts
+ * the prompt without this cache (see `countTokensUncached`), so no stale entry can send a prompt
+ * over its budget.
  */
 const entries = new WeakMap<Message, CountEntry>();
 
@@ -41,7 +44,10 @@ interface CountEntry {
   snapshot: ContentSnapshot;
 }
 
-/** The content object, then each part followed by its field values, in order. */
+/**
+ * The content object, then each part followed by its keys and field values, in order; a field
+ * holding an object is followed by its JSON.
+ */
 type ContentSnapshot = { content: Message['content']; values: readonly unknown[] | undefined };
 
 function snapshotOf(content: Message['content']): ContentSnapshot {
@@ -50,7 +56,11 @@ function snapshotOf(content: Message['content']): ContentSnapshot {
   for (const part of content) {
     values.push(part);
     if (typeof part === 'object' && part !== null) {
-      for (const key in part) values.push(key, (part as unknown as Record<string, unknown>)[key]);
+      for (const key in part) {
+        const value = (part as unknown as Record<string, unknown>)[key];
+        values.push(key, value);
+        if (typeof value === 'object' && value !== null) values.push(jsonOf(value));
+      }
     }
   }
   return { content, values };
@@ -65,10 +75,24 @@ function sameContent(snapshot: ContentSnapshot, content: Message['content']): bo
     if (values[at++] !== part) return false;
     if (typeof part === 'object' && part !== null) {
       for (const key in part) {
-        if (values[at++] !== key) return false;
-        if (values[at++] !== (part as Record<string, unknown>)[key]) return false;
+        const value = (part as Record<string, unknown>)[key];
+        if (values[at++] !== key || values[at++] !== value) return false;
+        if (typeof value === 'object' && value !== null && values[at++] !== jsonOf(value)) {
+          return false;
+        }
       }
     }
   }
   return at === values.length;
 }
+
+/** The JSON of a field's object value; one that does not serialize gets a value of its own. */
+function jsonOf(value: object): string | symbol {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return UNSERIALIZABLE;
+  }
+}
+
+const UNSERIALIZABLE = Symbol('unserializable');

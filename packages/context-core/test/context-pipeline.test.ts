@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  type BuildInput,
+  type ContextProvider,
   countTokens,
   createContextPipeline,
   createHeuristicCounter,
@@ -9,6 +11,7 @@ import {
   defaultReserveTokens,
   groupUnits,
   type PromptAssembler,
+  rememberTokenCount,
   UnknownModelError,
 } from '../src/index.js';
 import { arbitraryHistory, fuzzParameters } from '../src/testing/index.js';
@@ -218,6 +221,53 @@ describe('createContextPipeline', () => {
         details: { inputTokens: countTokens([input], charCounter) },
       });
     }
+  });
+
+  it('counts the prompt afresh at the end: a planted count in the cache cannot send it over', async () => {
+    const provider = createInMemoryHistoryStore({ counter: charCounter });
+    await provider.append('c', [user('a'.repeat(500)), user('b'.repeat(500))]);
+    const planted: ContextProvider = {
+      async getHistory(conversationId, options) {
+        const history = await provider.getHistory(conversationId, options);
+        for (const message of history) rememberTokenCount(message, charCounter.name, 1);
+        return history;
+      },
+    };
+    const pipeline = createContextPipeline({
+      provider: planted,
+      compressor: referenceTrim(),
+      assembler: plainAssembler,
+      counter: charCounter,
+      budget: { maxTokens: 300 },
+    });
+    await expect(pipeline.build('c', { system: 'sys' })).rejects.toMatchObject({
+      code: 'budget_exceeded',
+    });
+  });
+
+  it('refuses a malformed system prompt, input or history limit with a typed error', async () => {
+    const { pipeline } = await setup();
+    const bad: unknown[] = [
+      { system: 42 },
+      { system: [{ role: 'user', content: 5 }] },
+      { system: 'sys', input: { role: 'user', content: 5 } },
+      { system: 'sys', input: { role: 'user', content: new Array(2) } },
+    ];
+    for (const input of bad) {
+      await expect(pipeline.build('c', input as BuildInput)).rejects.toMatchObject({
+        code: 'invalid_message',
+      });
+    }
+    expect(() =>
+      createContextPipeline({
+        provider: createInMemoryHistoryStore({ counter: charCounter }),
+        compressor: referenceTrim(),
+        assembler: plainAssembler,
+        counter: charCounter,
+        budget: { maxTokens: 300 },
+        historyLimit: 1e20,
+      }),
+    ).toThrow(expect.objectContaining({ code: 'invalid_option' }));
   });
 
   it('throws budget_exceeded saying what could not fit when pinned history is over the window', async () => {

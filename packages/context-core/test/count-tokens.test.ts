@@ -20,7 +20,7 @@ describe('countMessageTokens', () => {
     );
   });
 
-  it('counts thinking, tool names, the JSON of tool-call inputs and tool outputs', () => {
+  it('counts thinking, tool call ids and names, the JSON of tool-call inputs and tool outputs', () => {
     const message: Message = {
       role: 'assistant',
       content: [
@@ -34,6 +34,7 @@ describe('countMessageTokens', () => {
       3 +
       2 +
       TOOL_CALL_OVERHEAD_TOKENS +
+      2 +
       4 +
       JSON.stringify({ path: 'a' }).length;
     expect(countMessageTokens(message, charCounter)).toBe(expected);
@@ -42,7 +43,7 @@ describe('countMessageTokens', () => {
       content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'read', output: 'contents' }],
     };
     expect(countMessageTokens(toolMessage, charCounter)).toBe(
-      MESSAGE_OVERHEAD_TOKENS + TOOL_RESULT_OVERHEAD_TOKENS + 4 + 8,
+      MESSAGE_OVERHEAD_TOKENS + TOOL_RESULT_OVERHEAD_TOKENS + 2 + 4 + 8,
     );
   });
 
@@ -76,7 +77,7 @@ describe('countMessageTokens', () => {
     };
     const first = countMessageTokens(message, counting);
     expect(countMessageTokens(message, counting)).toBe(first);
-    expect(calls).toBe(2);
+    expect(calls).toBe(3);
     expect(hasValidTokenCount(message, counting)).toBe(true);
     expect(hasValidTokenCount(message, { ...counting, name: 'other' })).toBe(false);
   });
@@ -101,8 +102,28 @@ describe('countMessageTokens', () => {
       content: [{ type: 'tool-call', toolCallId: 'c', toolName: 't', input: cyclic }],
     };
     expect(countMessageTokens(message, charCounter)).toBe(
-      MESSAGE_OVERHEAD_TOKENS + TOOL_CALL_OVERHEAD_TOKENS + 1,
+      MESSAGE_OVERHEAD_TOKENS + TOOL_CALL_OVERHEAD_TOKENS + 1 + 1,
     );
+  });
+
+  it('counts a long tool call id: it is sent, twice', () => {
+    const id = 'x'.repeat(40_000);
+    const call: Message = {
+      role: 'assistant',
+      content: [{ type: 'tool-call', toolCallId: id, toolName: 't', input: {} }],
+    };
+    expect(countMessageTokens(call, charCounter)).toBeGreaterThan(40_000);
+  });
+
+  it('counts again after a deep edit inside a tool-call input', () => {
+    const input = { query: { text: 'x' } };
+    const call: Message = {
+      role: 'assistant',
+      content: [{ type: 'tool-call', toolCallId: 'c', toolName: 't', input }],
+    };
+    const before = countMessageTokens(call, charCounter);
+    input.query.text = 'y'.repeat(3_000);
+    expect(countMessageTokens(call, charCounter)).toBe(before + 2_999);
   });
 });
 

@@ -76,11 +76,15 @@ export function selectJsonPath(
   try {
     return JSON.stringify(wildcard ? nodes : nodes[0], null, 2);
   } catch (error) {
-    // A value nested tens of thousands of levels deep overflows the stack when printed: say so,
-    // and how to get at it, instead of a RangeError.
+    // A value nested tens of thousands of levels deep overflows the stack when printed, and a
+    // deeply nested one printed with indentation can outgrow the longest string: say which, and
+    // how to get at it, instead of a RangeError.
     if (!(error instanceof RangeError)) throw error;
+    const problem = /string length/i.test(error.message)
+      ? 'too large to print with indentation'
+      : 'nested too deeply to print';
     return fail(
-      `the selected JSON is nested too deeply to print (${JSON.stringify(path)}); select a deeper path, or read it by lines.`,
+      `the selected JSON is ${problem} (${JSON.stringify(path)}); select a deeper path, or read it by lines.`,
     );
   }
 }
