@@ -55,7 +55,7 @@ async function loadContenders(): Promise<Contender[]> {
       const counter = createTiktokenCounter('o200k_base');
       return (text) => counter.count(text);
     }),
-    await timed('ctxkit heuristic:v1', async () => {
+    await timed('ctxkit heuristic:v2', async () => {
       const counter = createHeuristicCounter();
       return (text) => counter.count(text);
     }),
