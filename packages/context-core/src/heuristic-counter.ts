@@ -776,7 +776,8 @@ function estimateTokens(text: string): number {
     }
 
     // A visible character: settle the whitespace before it. Its last space or tab joins the
-    // word after it (only a space joins punctuation, nothing joins digits).
+    // word after it (only a space joins punctuation, nothing joins digits); whitespace that does
+    // not join is a piece of its own, after the piece of the rest of the run.
     let afterSpace = false;
     if (whitespaceUnits === 1 && previousUnit === 32 && !atEnd) {
       // Fast path: one space, which joins the piece after it unless that is a number.
@@ -795,7 +796,7 @@ function estimateTokens(text: string): number {
         if (joins) {
           if (tailUnits > 1) total += 1 + tailCost - lastStep;
           afterSpace = true;
-        } else total += 1 + tailCost + (kind === DIGIT && tailUnits > 1 ? 1 : 0);
+        } else total += 1 + tailCost + (tailUnits > 1 && !atEnd ? 1 : 0);
       }
       whitespaceUnits = 0;
       headCost = 0;
