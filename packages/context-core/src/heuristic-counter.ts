@@ -1,4 +1,4 @@
-import { isSingleTokenCharacter, SINGLE_TOKEN_RANGES } from './single-token-characters.js';
+import { isSingleTokenCharacter, listSingleTokenCharacters } from './single-token-characters.js';
 import type { TokenCounter } from './token-counter.js';
 
 /**
@@ -405,14 +405,12 @@ function buildWideTables(): { kinds: Uint8Array; costs: Uint8Array } {
     costs.fill(Math.round(tokens * COST_UNIT), first, last + 1);
   }
   // Characters the encoding holds as one token cost less than the rest of their range.
-  for (const [first, last] of SINGLE_TOKEN_RANGES) {
-    for (let code = first; code <= Math.min(last, 0xffff); code++) {
-      if (!isSingleTokenCharacter(code) || kinds[code] === SPACE) continue;
-      // A frequent Han character is priced by the script of the whole text; it costs one token
-      // alone (in a run of itself).
-      if (code >= 0x4e00 && code <= 0x9fff) kinds[code] = HAN;
-      costs[code] = Math.round(singleTokenCost(code, kinds[code] as number) * COST_UNIT);
-    }
+  for (const code of listSingleTokenCharacters()) {
+    if (code > 0xffff || kinds[code] === SPACE) continue;
+    // A frequent Han character is priced by the script of the whole text; it costs one token
+    // alone (in a run of itself).
+    if (code >= 0x4e00 && code <= 0x9fff) kinds[code] = HAN;
+    costs[code] = Math.round(singleTokenCost(code, kinds[code] as number) * COST_UNIT);
   }
   for (const marker of TRADITIONAL_MARKERS) kinds[marker.charCodeAt(0)] = TRADITIONAL_HAN;
   return { kinds, costs };
@@ -853,8 +851,8 @@ function estimateTokens(text: string): number {
         } else lead = afterSpace ? LEAD_SPACE : LEAD_NONE;
       }
       // A letter repeated past the first few is priced as a run of itself (`aaaaaaaa`, `zzzz`).
-      sameLetters = repeated ? sameLetters + 1 : 0;
-      if (sameLetters >= LETTERS_BEFORE_REPEAT) {
+      if (!repeated) sameLetters = 0;
+      else if (++sameLetters >= LETTERS_BEFORE_REPEAT) {
         total += repeatCost(code);
         previous = kind;
         continue;

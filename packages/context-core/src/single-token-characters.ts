@@ -37,6 +37,16 @@ export function isSingleTokenCharacter(code: number): boolean {
   return LISTED.has(code);
 }
 
+/** Every character of {@link SINGLE_TOKEN_RANGES} the encoding holds as one token, ascending. */
+export function listSingleTokenCharacters(): number[] {
+  const codes: number[] = [];
+  for (const code of LISTED) if (code < HAN_FIRST) codes.push(code);
+  pushSetBits(codes, HAN_BITS, HAN_FIRST);
+  pushSetBits(codes, HANGUL_BITS, HANGUL_FIRST);
+  for (const code of LISTED) if (code > HANGUL_LAST) codes.push(code);
+  return codes;
+}
+
 // --- internal helpers ---
 
 /** The one-token characters of the ranges other than Han and Hangul, range by range. */
@@ -128,6 +138,15 @@ const HANGUL_BITS = decodeBase64(
     'AAAQAAAAAAAiEAAAABEAAQA=',
   ].join(''),
 );
+
+/** Appends `first` plus the offset of every set bit of `bits`, skipping empty bytes. */
+function pushSetBits(codes: number[], bits: Uint8Array, first: number): void {
+  for (let byte = 0; byte < bits.length; byte++) {
+    const value = bits[byte] as number;
+    if (value === 0) continue;
+    for (let bit = 0; bit < 8; bit++) if ((value >> bit) & 1) codes.push(first + byte * 8 + bit);
+  }
+}
 
 function hasBit(bits: Uint8Array, offset: number): boolean {
   return (((bits[offset >> 3] as number) >> (offset & 7)) & 1) === 1;
