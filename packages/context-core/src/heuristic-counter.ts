@@ -292,7 +292,7 @@ const WIDE_RANGES: readonly (readonly [number, number, number, number])[] = [
   [0x4e00, 0x9fff, PRICED, 2.05], // CJK unified ideographs
   [0xac00, 0xd7a3, PRICED, 2.3], // Hangul syllables
   [0xd7a4, 0xd7ff, PRICED, 2.65], // Hangul jamo extended
-  [0xd800, 0xdbff, SURROGATE, 0],
+  [0xd800, 0xdbff, SURROGATE, 1], // the first half of an astral character (alone: one token)
   [0xdc00, 0xdfff, SYMBOL, 1], // a lone low surrogate
   [0xe000, 0xf8ff, SYMBOL, 2.9], // private use
   [0xfb00, 0xfb4f, PRICED, 2.2], // ligatures, Hebrew presentation forms
@@ -677,8 +677,8 @@ function estimateTokens(text: string): number {
     const runCharacter = !atEnd && (flags & RUN_FLAG) !== 0;
     if (runLength > 0 && !runCharacter) {
       let runCost = -1;
-      if (runRepeats * 4 >= runLength) {
-        // Mostly one character repeated: not random.
+      if (runLength < SHORT_RANDOM_MIN_LENGTH || runRepeats * 4 >= runLength) {
+        // Too short to tell, or mostly one character repeated: not random.
       } else if (
         runHex &&
         runLength >= HEX_MIN_LENGTH &&

@@ -37,6 +37,20 @@ describe('createHeuristicCounter', () => {
 
   it('counts the empty string as 0 and anything else as a positive integer', () => {
     expect(heuristic.count('')).toBe(0);
+    // One character of each kind alone, lone surrogates and marks included.
+    for (const text of [
+      '\ud800',
+      '\udc00',
+      '\u0301',
+      '\u200d',
+      '\ufe0f',
+      ' ',
+      '\t',
+      '\r\n',
+      '\u3000',
+    ]) {
+      expect(heuristic.count(text), JSON.stringify(text)).toBeGreaterThanOrEqual(1);
+    }
     fc.assert(
       fc.property(fc.string({ unit: 'binary', minLength: 1, maxLength: 300 }), (text) => {
         const count = heuristic.count(text);
