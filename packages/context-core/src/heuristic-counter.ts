@@ -642,7 +642,8 @@ function estimateTokens(text: string): number {
           latinAccents += wordAccents;
           if (capitals === 0 && letters >= 3) {
             lowercaseWords++;
-            if ((ASCII_FLAGS[text.charCodeAt(index - 1)] ?? 0) & FOREIGN_ENDING_FLAG) {
+            const last = text.charCodeAt(index - 1);
+            if (last < 128 && ((ASCII_FLAGS[last] as number) & FOREIGN_ENDING_FLAG) !== 0) {
               vowelEndings++;
             }
           }
