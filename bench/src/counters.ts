@@ -1,6 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { createHeuristicCounter, createTiktokenCounter } from '@ctxkit/context-core';
-import { CORPORA, type CorpusKind, chunk } from '../../packages/context-core/test/corpora.js';
+import {
+  CHARACTER_CLASSES,
+  CLASSES_OUTSIDE_BOUND,
+} from '../../packages/context-core/test/character-classes.js';
+import {
+  CORPORA,
+  type CorpusGenerator,
+  type CorpusKind,
+  chunk,
+} from '../../packages/context-core/test/corpora.js';
 import { measure, printTable } from './measure.js';
 
 /** A way to count tokens under test: our counters and two libraries as baselines. */
@@ -22,7 +31,8 @@ const THROUGHPUT_KINDS: readonly CorpusKind[] = [
 
 /**
  * Token counters, one run: load cost, throughput against js-tiktoken and gpt-tokenizer (same
- * o200k_base encoding, same process), time on huge unbroken pieces, and the heuristic's error.
+ * o200k_base encoding, same process), time on huge unbroken pieces, and the heuristic's error on
+ * ~2 KB chunks and on every class of characters.
  */
 export async function benchCounters(): Promise<void> {
   const contenders = await loadContenders();
@@ -31,6 +41,7 @@ export async function benchCounters(): Promise<void> {
   await benchThroughput(contenders, reference);
   await benchHugePieces(contenders);
   benchHeuristicError();
+  benchHeuristicClasses();
 }
 
 // --- internal helpers ---
@@ -55,7 +66,7 @@ async function loadContenders(): Promise<Contender[]> {
       const counter = createTiktokenCounter('o200k_base');
       return (text) => counter.count(text);
     }),
-    await timed('ctxkit heuristic:v1', async () => {
+    await timed('ctxkit heuristic:v2', async () => {
       const counter = createHeuristicCounter();
       return (text) => counter.count(text);
     }),
@@ -175,8 +186,7 @@ function benchHeuristicError(): void {
     generate(200_000, 51),
   ]);
   for (const [name, path] of REAL_TEXTS) {
-    const url = new URL(`../../packages/context-core/node_modules/${path}`, import.meta.url);
-    texts.push([`${name} (real)`, readFileSync(url, 'utf8').slice(0, 200_000)]);
+    texts.push([`${name} (real)`, readFileSync(realTextUrl(path), 'utf8').slice(0, 200_000)]);
   }
   const rows: Record<string, string | number>[] = [];
   for (const [name, text] of texts) {
@@ -200,16 +210,110 @@ function benchHeuristicError(): void {
   printTable('Heuristic against o200k_base on ~2 KB chunks (+ overcounts, − undercounts)', rows);
 }
 
+/** Lengths of the samples of each class, in UTF-16 code units, and seeds per length. */
+const CLASS_SAMPLE_LENGTHS = [256, 1024, 4096];
+const CLASS_SAMPLE_SEEDS = 20;
+
+/** Exact tokens from which a sample's ratio of estimate to exact count is reported. */
+const CLASS_RATIO_MIN_TOKENS = 40;
+
+/**
+ * The heuristic against o200k_base on every class of characters of the counter's bound, on
+ * samples of 256 to 4,096 characters (seeds other than the tests'): the lowest and highest ratio
+ * of estimate to exact count on samples of CLASS_RATIO_MIN_TOKENS tokens or more, the largest
+ * miss in tokens on smaller ones, and the signed error over all samples together.
+ */
+function benchHeuristicClasses(): void {
+  const exact = createTiktokenCounter('o200k_base');
+  const heuristic = createHeuristicCounter();
+  const classes: [string, CorpusGenerator][] = [
+    ...Object.entries(CHARACTER_CLASSES),
+    ...REAL_TEXTS.map(([name, path]): [string, CorpusGenerator] => [
+      `${name} (real)`,
+      windowOf(readFileSync(realTextUrl(path), 'utf8')),
+    ]),
+    ...Object.entries(CLASSES_OUTSIDE_BOUND).map(([name, generate]): [string, CorpusGenerator] => [
+      `${name}, outside the bound`,
+      generate,
+    ]),
+  ];
+  const rows: Record<string, string | number>[] = [];
+  for (const [name, generate] of classes) {
+    let lowest = Number.POSITIVE_INFINITY;
+    let highest = 0;
+    let smallMiss = -1;
+    let estimated = 0;
+    let counted = 0;
+    let characters = 0;
+    for (const length of CLASS_SAMPLE_LENGTHS) {
+      for (let seed = 1001; seed <= 1000 + CLASS_SAMPLE_SEEDS; seed++) {
+        const text = generate(length, seed);
+        const expected = exact.count(text);
+        const estimate = heuristic.count(text);
+        if (expected >= CLASS_RATIO_MIN_TOKENS) {
+          lowest = Math.min(lowest, estimate / expected);
+          highest = Math.max(highest, estimate / expected);
+        } else smallMiss = Math.max(smallMiss, Math.abs(estimate - expected));
+        estimated += estimate;
+        counted += expected;
+        characters += text.length;
+      }
+    }
+    rows.push({
+      class: name,
+      'tokens per char': (counted / characters).toFixed(2),
+      'lowest ratio': highest > 0 ? lowest.toFixed(2) : '',
+      'highest ratio': highest > 0 ? highest.toFixed(2) : '',
+      [`largest miss under ${CLASS_RATIO_MIN_TOKENS} tokens`]: smallMiss >= 0 ? smallMiss : '',
+      'signed error': percent(estimated / counted - 1),
+    });
+  }
+  printTable(
+    'Heuristic against o200k_base by class of characters (samples of 256 to 4,096 characters)',
+    rows,
+  );
+}
+
+/** A window of `text` per seed, as a generator of samples. */
+function windowOf(text: string): CorpusGenerator {
+  return (size, seed = 1) => {
+    // Spread the seeds over the text (Knuth's multiplicative hash).
+    const start = Math.floor(
+      (((seed * 2654435761) >>> 0) / 2 ** 32) * Math.max(1, text.length - size),
+    );
+    return text.slice(start, start + size);
+  };
+}
+
+function realTextUrl(path: string): URL {
+  return new URL(`../../packages/context-core/node_modules/${path}`, import.meta.url);
+}
+
 /** Real text shipped with context-core's dev dependencies, read at run time. */
 const REAL_TEXTS: readonly [string, string][] = [
   ['TypeScript declarations', 'typescript/lib/lib.es5.d.ts'],
   ['JavaScript source', 'typescript/lib/_tsc.js'],
   ['Markdown README', 'fast-check/README.md'],
-  ['Chinese in JSON', 'typescript/lib/zh-cn/diagnosticMessages.generated.json'],
-  ['Japanese in JSON', 'typescript/lib/ja/diagnosticMessages.generated.json'],
-  ['Korean in JSON', 'typescript/lib/ko/diagnosticMessages.generated.json'],
-  ['German in JSON', 'typescript/lib/de/diagnosticMessages.generated.json'],
-  ['Russian in JSON', 'typescript/lib/ru/diagnosticMessages.generated.json'],
+  ...(
+    [
+      ['Chinese', 'zh-cn'],
+      ['Chinese, traditional', 'zh-tw'],
+      ['Japanese', 'ja'],
+      ['Korean', 'ko'],
+      ['Czech', 'cs'],
+      ['German', 'de'],
+      ['Spanish', 'es'],
+      ['French', 'fr'],
+      ['Italian', 'it'],
+      ['Polish', 'pl'],
+      ['Portuguese', 'pt-br'],
+      ['Russian', 'ru'],
+      ['Turkish', 'tr'],
+    ] as const
+  ).map(([language, folder]): [string, string] => [
+    `${language} in JSON`,
+    `typescript/lib/${folder}/diagnosticMessages.generated.json`,
+  ]),
 ];
 
 /** `length` Chinese characters without punctuation: one pre-tokenizer piece. */

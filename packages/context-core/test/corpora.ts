@@ -194,14 +194,15 @@ export function chunk(text: string, size: number): string[] {
   return chunks;
 }
 
-// --- internal helpers ---
-
-function fill(size: number, produce: () => string): string {
+/** `produce`d pieces appended up to exactly `size` code units, never ending inside a surrogate pair. */
+export function fill(size: number, produce: () => string): string {
   let text = '';
   while (text.length < size) text += produce();
   const end = text.charCodeAt(size - 1);
   return end >= 0xd800 && end <= 0xdbff ? `${text.slice(0, size - 1)} ` : text.slice(0, size);
 }
+
+// --- internal helpers ---
 
 function pad2(value: number): string {
   return String(value).padStart(2, '0');
