@@ -146,7 +146,7 @@ describe('loadConfig', () => {
           }
         },
       ),
-      fuzzParameters(200),
+      fuzzParameters(100),
     );
   });
 });

@@ -88,7 +88,7 @@ describe('recognizeContextLengthError', () => {
         const info = recognizeContextLengthError(body);
         if (info !== undefined) expect(typeof info.message).toBe('string');
       }),
-      fuzzParameters(200),
+      fuzzParameters(100),
     );
   });
 

@@ -29,7 +29,7 @@ describe('the reactive fallback drops tool outputs', () => {
           expect(exclude.has(found?.toolCallId ?? '')).toBe(false);
         }
       }),
-      fuzzParameters(200),
+      fuzzParameters(100),
     );
   });
 
@@ -61,7 +61,7 @@ describe('the reactive fallback drops tool outputs', () => {
           }
         });
       }),
-      fuzzParameters(200),
+      fuzzParameters(100),
     );
   });
 });

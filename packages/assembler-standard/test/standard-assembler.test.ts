@@ -34,7 +34,7 @@ import {
 } from './helpers.js';
 import { arbitraryDamagedInput } from './history-arbitraries.js';
 
-const RUNS = fuzzParameters(200);
+const RUNS = fuzzParameters(100);
 
 function assembleWithRepairs(input: AssembleInput, orphans: 'drop' | 'throw' = 'drop') {
   const repairs: PromptRepair[] = [];

@@ -20,7 +20,7 @@ export interface WireFormat<Wire> {
 
 /** The round-trip properties every wire format must keep, over 1,000 random cases each. */
 export function testWireRoundTrips<Wire>(format: WireFormat<Wire>): void {
-  const runs = fuzzParameters(200);
+  const runs = fuzzParameters(100);
   const assembler = createStandardAssembler();
   describe(`${format.name} round trips`, () => {
     it('wire → ctxkit → wire is the identity on valid wire in the written form', () => {

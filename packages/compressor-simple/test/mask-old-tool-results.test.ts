@@ -160,7 +160,7 @@ describe('maskOldToolResults', () => {
           });
         },
       ),
-      fuzzParameters(200),
+      fuzzParameters(100),
     );
   });
 });

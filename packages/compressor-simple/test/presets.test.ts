@@ -138,7 +138,7 @@ describe('presets', () => {
             expect(countTokens(messages, counter)).toBeLessThanOrEqual(budgetLimit(budget));
           }
         }),
-        fuzzParameters(200),
+        fuzzParameters(100),
       );
     });
   }
@@ -226,7 +226,7 @@ describe('presets', () => {
           expect(fast.report.estimatedTokens).toBe(plain.report.estimatedTokens);
         },
       ),
-      fuzzParameters(200),
+      fuzzParameters(100),
     );
   });
 
@@ -281,7 +281,7 @@ describe('presets', () => {
           ).toEqual((await run(simple, input, budget)).messages);
         },
       ),
-      fuzzParameters(200),
+      fuzzParameters(100),
     );
   });
 

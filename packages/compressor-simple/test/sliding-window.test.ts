@@ -138,7 +138,7 @@ describe('slidingWindow', () => {
           }
         },
       ),
-      fuzzParameters(200),
+      fuzzParameters(100),
     );
   });
 });

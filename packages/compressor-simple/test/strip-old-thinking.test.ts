@@ -80,7 +80,7 @@ describe('stripOldThinking', () => {
           }
         },
       ),
-      fuzzParameters(200),
+      fuzzParameters(100),
     );
   });
 });

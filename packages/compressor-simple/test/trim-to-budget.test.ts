@@ -129,7 +129,7 @@ describe('trimToBudget', () => {
           expect(messages).toEqual(plainTrim(input, budgetLimit(budget), counter, keepFirstUser));
         },
       ),
-      fuzzParameters(200),
+      fuzzParameters(100),
     );
   });
 
@@ -174,7 +174,7 @@ describe('trimToBudget', () => {
           else expect(inRun).toBe(true);
         }
       }),
-      fuzzParameters(200),
+      fuzzParameters(100),
     );
   });
 });

@@ -138,7 +138,7 @@ describe('truncateMessages', () => {
           });
         },
       ),
-      fuzzParameters(200),
+      fuzzParameters(100),
     );
   });
 });

@@ -130,7 +130,7 @@ describe('truncateToolResults', () => {
           });
         },
       ),
-      fuzzParameters(200),
+      fuzzParameters(100),
     );
   });
 });

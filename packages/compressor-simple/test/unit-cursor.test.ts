@@ -24,7 +24,7 @@ describe('createUnitCursor', () => {
             expect(cursor.unitAt(index)).toEqual(units.find((unit) => unit.end > index));
         },
       ),
-      fuzzParameters(200),
+      fuzzParameters(100),
     );
   });
 

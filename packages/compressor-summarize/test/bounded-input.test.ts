@@ -219,7 +219,7 @@ describe('cutMessageToFit', () => {
           expect(JSON.stringify(cut.content)).toMatch(/characters cut|left out/);
         }
       }),
-      fuzzParameters(200),
+      fuzzParameters(100),
     );
   });
 });

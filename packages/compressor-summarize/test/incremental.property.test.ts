@@ -73,7 +73,7 @@ describe('incremental summaries', () => {
           expect(summaries[0]?.meta?.covers).toMatchObject({ count: sent.length });
         }
       }),
-      fuzzParameters(200),
+      fuzzParameters(100),
     );
   });
 
@@ -88,7 +88,7 @@ describe('incremental summaries', () => {
         expect(calls).toHaveLength(callsAfterFirst);
         expect(second).toEqual(first);
       }),
-      fuzzParameters(200),
+      fuzzParameters(100),
     );
   });
 

@@ -38,7 +38,7 @@ describe('capSummaryText', () => {
           expect(text.startsWith(capped.slice(0, -SUMMARY_CUT_MARKER.length))).toBe(true);
         },
       ),
-      fuzzParameters(200),
+      fuzzParameters(100),
     );
   });
 });

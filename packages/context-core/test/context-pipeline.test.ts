@@ -335,7 +335,7 @@ describe('createContextPipeline', () => {
           expect(await events.listEvents('c')).toHaveLength(1);
         },
       ),
-      fuzzParameters(200),
+      fuzzParameters(100),
     );
   });
 });

@@ -61,7 +61,7 @@ describe('groupUnits', () => {
           }
         });
       }),
-      fuzzParameters(200),
+      fuzzParameters(100),
     );
   });
 });

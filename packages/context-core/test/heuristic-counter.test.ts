@@ -56,7 +56,7 @@ describe('createHeuristicCounter', () => {
         const count = heuristic.count(text);
         return Number.isInteger(count) && count >= 1;
       }),
-      fuzzParameters(200),
+      fuzzParameters(100),
     );
   });
 

@@ -52,7 +52,7 @@ describe('createInMemoryToolOutputStore', () => {
       fc.property(text, (value) => {
         expect(utf8ByteLength(value)).toBe(new TextEncoder().encode(value).length);
       }),
-      fuzzParameters(500),
+      fuzzParameters(250),
     );
   });
 

@@ -185,7 +185,7 @@ describe('the compressor conformance suite itself', () => {
         validateMessages(history);
         expect(new Set(history.map((message) => message.id)).size).toBe(history.length);
       }),
-      fuzzParameters(200),
+      fuzzParameters(100),
     );
   });
 });

@@ -23,7 +23,7 @@ describe('validateMessages', () => {
       fc.property(arbitraryHistory(), (history) => {
         validateMessages(history);
       }),
-      fuzzParameters(200),
+      fuzzParameters(100),
     );
   });
 

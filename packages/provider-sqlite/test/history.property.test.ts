@@ -67,7 +67,7 @@ describe('the SQLite store behaves like the in-memory reference store', () => {
           }
         },
       ),
-      fuzzParameters(200),
+      fuzzParameters(100),
     );
   }, 120_000);
 });

@@ -98,7 +98,7 @@ describe('countAnthropicImageTokens: properties', () => {
           );
         },
       ),
-      fuzzParameters(200),
+      fuzzParameters(100),
     );
   });
 
@@ -116,7 +116,7 @@ describe('countAnthropicImageTokens: properties', () => {
         expect(read.width).toBeLessThanOrEqual(size.width);
         expect(read.height).toBeLessThanOrEqual(size.height);
       }),
-      fuzzParameters(300),
+      fuzzParameters(150),
     );
   });
 
@@ -128,7 +128,7 @@ describe('countAnthropicImageTokens: properties', () => {
           countAnthropicImageTokens(size, id),
         );
       }),
-      fuzzParameters(300),
+      fuzzParameters(150),
     );
   });
 });

@@ -87,7 +87,7 @@ describe('estimatePdfTokens', () => {
           ).toBeGreaterThanOrEqual(base);
         },
       ),
-      fuzzParameters(200),
+      fuzzParameters(100),
     );
   });
 
@@ -143,7 +143,7 @@ describe('estimateTextFileTokens', () => {
           estimateTextFileTokens({ byteLength: encoder.encode(text).length }, counter),
         );
       }),
-      fuzzParameters(200),
+      fuzzParameters(100),
     );
   });
 

@@ -125,7 +125,7 @@ describe('the get_tool_output definition', () => {
         else if (!known) expect(outcome).toBe('unknown_ref');
         else expect(outcome).toBe('ok');
       }),
-      fuzzParameters(200),
+      fuzzParameters(100),
     );
     expect([...outcomes].sort()).toEqual(['invalid_tool_arguments', 'ok', 'unknown_ref']);
   });

@@ -104,7 +104,7 @@ describe('offloadToolOutputs', () => {
           expect(again.messages).toEqual(messages);
         },
       ),
-      fuzzParameters(200),
+      fuzzParameters(100),
     );
   });
 

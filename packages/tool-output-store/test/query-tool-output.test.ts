@@ -197,7 +197,7 @@ describe('queryToolOutput', () => {
             .join('\n'),
         );
       }),
-      fuzzParameters(300),
+      fuzzParameters(150),
     );
   });
 

@@ -111,7 +111,7 @@ describe('summarizeInspect', () => {
         const fields = summary.split('\n').filter((entry) => entry.startsWith('$'));
         for (const line of fields) expect(readsBack(line, output)).toBe(true);
       }),
-      fuzzParameters(200),
+      fuzzParameters(100),
     );
   });
 

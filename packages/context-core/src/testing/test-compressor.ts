@@ -22,7 +22,7 @@ export interface TestCompressorOptions {
   create: () => ContextCompressor;
   /** Counter for budgets; default the heuristic counter (fast). */
   counter?: TokenCounter;
-  /** Random histories each invariant is checked on; default 200 (scaled by `CTXKIT_FUZZ_RUNS`). */
+  /** Random histories each invariant is checked on; default 100 (ten times as many in `pnpm fuzz`). */
   numRuns?: number;
   /** Shape of the random histories. */
   histories?: HistoryArbitraryOptions;
@@ -44,7 +44,7 @@ type InvariantName = keyof typeof compressionInvariants;
  */
 export function testCompressor(options: TestCompressorOptions): void {
   const counter = options.counter ?? createHeuristicCounter();
-  const { numRuns, seed } = fuzzParameters(options.numRuns ?? 200);
+  const { numRuns, seed } = fuzzParameters(options.numRuns ?? 100);
   const guarantees = options.create().guarantees ?? FULL_CONTRACT;
   const invariants = (Object.keys(compressionInvariants) as InvariantName[]).filter((name) =>
     appliesTo(name, guarantees),
