@@ -9,3 +9,13 @@ export const sharedTestOptions = {
   testTimeout: process.env.CTXKIT_FUZZ_RUNS ? 1_200_000 : 120_000,
   isolate: false,
 };
+
+/**
+ * Resolution shared by every package's vitest project: workspace packages are imported from
+ * their `src/` through the private `@ctxkit/source` export condition (never `development`, which
+ * consumers' bundlers set while the published tarball has no `src/`).
+ */
+export const sourceResolution = {
+  resolve: { conditions: ['@ctxkit/source', 'module', 'node', 'import', 'default'] },
+  ssr: { resolve: { conditions: ['@ctxkit/source', 'module', 'node', 'import', 'default'] } },
+};

@@ -1,6 +1,7 @@
 import { defineProject } from 'vitest/config';
-import { sharedTestOptions } from '../../vitest.shared.js';
+import { sharedTestOptions, sourceResolution } from '../../vitest.shared.js';
 
 export default defineProject({
+  ...sourceResolution,
   test: { name: 'compressor-summarize', ...sharedTestOptions },
 });

@@ -1,4 +1,4 @@
-#!/usr/bin/env -S tsx --conditions=development
+#!/usr/bin/env -S tsx --conditions=@ctxkit/source
 /**
  * The worker's command line:
  *   cli enqueue <conversation> <message...>   add a task

@@ -15,7 +15,7 @@ async function cli(args: string[], env: Record<string, string>) {
   try {
     const { stdout, stderr } = await promisify(execFile)(
       process.execPath,
-      ['--import', 'tsx', '--conditions=development', 'src/cli.ts', ...args],
+      ['--import', 'tsx', '--conditions=@ctxkit/source', 'src/cli.ts', ...args],
       { cwd: packageDir, env: { ...process.env, LOG_FORMAT: 'pretty', ...env } },
     );
     return { code: 0, stdout, stderr };

@@ -60,7 +60,7 @@ describe('a worker killed in the middle of a task', () => {
 
     const child: ChildProcess = spawn(
       process.execPath,
-      ['--import', 'tsx', '--conditions=development', 'src/cli.ts', 'run'],
+      ['--import', 'tsx', '--conditions=@ctxkit/source', 'src/cli.ts', 'run'],
       { cwd: packageDir, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] },
     );
     let stderr = '';

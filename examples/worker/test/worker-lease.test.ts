@@ -130,7 +130,7 @@ describe('the lease fences the write of a task', () => {
 
     const child: ChildProcess = spawn(
       process.execPath,
-      ['--import', 'tsx', '--conditions=development', 'test/crash-after-storing.ts'],
+      ['--import', 'tsx', '--conditions=@ctxkit/source', 'test/crash-after-storing.ts'],
       { cwd: packageDir, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] },
     );
     let stderr = '';

@@ -81,7 +81,7 @@ function startChild(filename: string, writer: string): Child {
     [
       '--import',
       'tsx',
-      '--conditions=development',
+      '--conditions=@ctxkit/source',
       script,
       filename,
       writer,
