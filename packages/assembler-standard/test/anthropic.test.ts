@@ -1,4 +1,5 @@
 import type { Message } from '@ctxkit/context-core';
+import { contextErrorThrownBy } from '@ctxkit/context-core/testing';
 import { describe, expect, it } from 'vitest';
 import {
   type AnthropicRequest,
@@ -7,17 +8,7 @@ import {
   toAnthropic,
   validateAnthropic,
 } from '../src/index.js';
-import {
-  assistant,
-  callPart,
-  calls,
-  resultPart,
-  results,
-  system,
-  text,
-  thrown,
-  user,
-} from './helpers.js';
+import { assistant, callPart, calls, resultPart, results, system, text, user } from './helpers.js';
 import { normalizeForAnthropic } from './normalize.js';
 import { arbitraryAnthropic } from './wire-arbitraries.js';
 import { testWireRoundTrips } from './wire-round-trips.js';
@@ -149,14 +140,14 @@ describe('toAnthropic', () => {
       /message 1, part 0: Anthropic needs a JSON object as tool input, got an array/,
     ],
   ])('names the message for %s', (_name, messages, index, pattern) => {
-    const error = thrown(() => toAnthropic(messages as Message[]));
+    const error = contextErrorThrownBy(() => toAnthropic(messages as Message[]));
     expect(error.code).toBe('invalid_message');
     expect(error.details.index).toBe(index);
     expect(error.message).toMatch(pattern);
   });
 
   it('names every merged message when a merged turn is broken', () => {
-    const error = thrown(() =>
+    const error = contextErrorThrownBy(() =>
       toAnthropic([user('go'), calls('t'), results('t'), user('more'), user(' ')]),
     );
     expect(error.details).toMatchObject({ index: 2, lastIndex: 4, wireIndex: 2 });
@@ -294,7 +285,7 @@ describe('fromAnthropic', () => {
       /signature must be a non-empty string, got undefined/,
     ],
   ])('rejects %s, naming the index', (_name, request, code, index, pattern) => {
-    const error = thrown(() => fromAnthropic(request));
+    const error = contextErrorThrownBy(() => fromAnthropic(request));
     expect(error.code).toBe(code);
     expect(error.details.index).toBe(index);
     expect(error.message).toMatch(pattern);

@@ -1,26 +1,9 @@
 import { readFileSync } from 'node:fs';
-import {
-  ContextError,
-  type Message,
-  type Part,
-  type ToolCallPart,
-  type ToolResultPart,
-} from '@ctxkit/context-core';
+import type { Message, Part, ToolCallPart, ToolResultPart } from '@ctxkit/context-core';
 
 /** A request body from `__fixtures__`, parsed. */
 export function readFixture(name: string): Record<string, unknown> {
   return JSON.parse(readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8'));
-}
-
-/** The ContextError `run` throws; fails the test when it throws nothing or something else. */
-export function thrown(run: () => unknown): ContextError {
-  try {
-    run();
-  } catch (error) {
-    if (ContextError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a ContextError, but nothing was thrown');
 }
 
 export function system(content: string): Message {

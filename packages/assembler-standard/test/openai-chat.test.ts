@@ -1,4 +1,5 @@
 import type { Message } from '@ctxkit/context-core';
+import { contextErrorThrownBy } from '@ctxkit/context-core/testing';
 import { describe, expect, it } from 'vitest';
 import {
   fromOpenAIChat,
@@ -6,17 +7,7 @@ import {
   toOpenAIChat,
   validateOpenAIChat,
 } from '../src/index.js';
-import {
-  assistant,
-  callPart,
-  calls,
-  resultPart,
-  results,
-  system,
-  text,
-  thrown,
-  user,
-} from './helpers.js';
+import { assistant, callPart, calls, resultPart, results, system, text, user } from './helpers.js';
 import { normalizeForOpenAIChat } from './normalize.js';
 import { arbitraryOpenAIChat } from './wire-arbitraries.js';
 import { testWireRoundTrips } from './wire-round-trips.js';
@@ -90,7 +81,7 @@ describe('toOpenAIChat', () => {
   });
 
   it('names the message of a call without its result', () => {
-    const error = thrown(() =>
+    const error = contextErrorThrownBy(() =>
       toOpenAIChat([user('go'), calls('t1', 't2'), results('t1'), user('and?')]),
     );
     expect(error.code).toBe('invalid_message');
@@ -101,23 +92,27 @@ describe('toOpenAIChat', () => {
   });
 
   it('names the message of a result that does not follow its call', () => {
-    const error = thrown(() => toOpenAIChat([calls('t1'), user('wait'), results('t1')]));
+    const error = contextErrorThrownBy(() =>
+      toOpenAIChat([calls('t1'), user('wait'), results('t1')]),
+    );
     expect(error.details).toMatchObject({ index: 0 });
     expect(error.message).toMatch(/"t1" has no tool message answering it right after/);
   });
 
   it('rejects malformed messages, bad options and inputs that are not JSON', () => {
-    expect(thrown(() => toOpenAIChat([results('nowhere')])).message).toMatch(
+    expect(contextErrorThrownBy(() => toOpenAIChat([results('nowhere')])).message).toMatch(
       /Invalid message 0, part 0: tool result "nowhere" has no earlier tool call/,
     );
-    expect(thrown(() => toOpenAIChat([], { systemRole: 'boss' as 'system' })).code).toBe(
-      'invalid_option',
-    );
+    expect(
+      contextErrorThrownBy(() => toOpenAIChat([], { systemRole: 'boss' as 'system' })).code,
+    ).toBe('invalid_option');
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
-    const error = thrown(() => toOpenAIChat([assistant([callPart('c', 'x', cyclic)])]));
+    const error = contextErrorThrownBy(() =>
+      toOpenAIChat([assistant([callPart('c', 'x', cyclic)])]),
+    );
     expect(error.message).toMatch(/message 0, part 0: tool-call input.self refers back to itself/);
-    expect(thrown(() => toOpenAIChat([])).message).toMatch(/at least one message/);
+    expect(contextErrorThrownBy(() => toOpenAIChat([])).message).toMatch(/at least one message/);
   });
 });
 
@@ -234,7 +229,7 @@ describe('fromOpenAIChat', () => {
       /function: arguments must be a string, got an object/,
     ],
   ])('rejects %s, naming the index', (_name, wire, code, index, pattern) => {
-    const error = thrown(() => fromOpenAIChat(wire));
+    const error = contextErrorThrownBy(() => fromOpenAIChat(wire));
     expect(error.code).toBe(code);
     expect(error.details.index).toBe(index);
     expect(error.message).toMatch(pattern);

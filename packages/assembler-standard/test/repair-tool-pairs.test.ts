@@ -1,8 +1,8 @@
 import type { Message } from '@ctxkit/context-core';
-import { deepFreeze } from '@ctxkit/context-core/testing';
+import { contextErrorThrownBy, deepFreeze } from '@ctxkit/context-core/testing';
 import { describe, expect, it } from 'vitest';
 import { repairToolPairs } from '../src/index.js';
-import { assistant, callPart, calls, resultPart, results, text, thrown, user } from './helpers.js';
+import { assistant, callPart, calls, resultPart, results, text, user } from './helpers.js';
 
 describe('repairToolPairs', () => {
   it('returns paired histories as they are, same objects', () => {
@@ -78,32 +78,32 @@ describe('repairToolPairs', () => {
   });
 
   it('throws for the first orphan with orphans: throw', () => {
-    const error = thrown(() =>
+    const error = contextErrorThrownBy(() =>
       repairToolPairs([user('go'), calls('a'), results('x')], { orphans: 'throw' }),
     );
     expect(error.code).toBe('orphan_tool_call');
     expect(error.details).toMatchObject({ index: 1, toolCallId: 'a' });
     expect(error.message).toMatch(/message 1 calls read_file as "a", which has no result/);
-    expect(thrown(() => repairToolPairs([results('x')], { orphans: 'throw' })).code).toBe(
-      'orphan_tool_result',
-    );
+    expect(
+      contextErrorThrownBy(() => repairToolPairs([results('x')], { orphans: 'throw' })).code,
+    ).toBe('orphan_tool_result');
     expect(
       repairToolPairs([calls('a'), user('u'), results('a')], { orphans: 'throw' }).repairs,
     ).toHaveLength(1);
   });
 
   it('rejects malformed histories and options', () => {
-    expect(thrown(() => repairToolPairs([calls('a'), calls('a')])).message).toMatch(
+    expect(contextErrorThrownBy(() => repairToolPairs([calls('a'), calls('a')])).message).toMatch(
       /duplicate toolCallId "a"/,
     );
-    expect(thrown(() => repairToolPairs([results('a'), calls('a')])).message).toMatch(
+    expect(contextErrorThrownBy(() => repairToolPairs([results('a'), calls('a')])).message).toMatch(
       /Invalid message 0, part 0: tool result "a" has no earlier tool call/,
     );
-    expect(thrown(() => repairToolPairs([calls('a'), results('a'), results('a')])).message).toMatch(
-      /already has a result/,
-    );
-    expect(thrown(() => repairToolPairs([], { orphans: 'keep' as 'drop' })).code).toBe(
-      'invalid_option',
-    );
+    expect(
+      contextErrorThrownBy(() => repairToolPairs([calls('a'), results('a'), results('a')])).message,
+    ).toMatch(/already has a result/);
+    expect(
+      contextErrorThrownBy(() => repairToolPairs([], { orphans: 'keep' as 'drop' })).code,
+    ).toBe('invalid_option');
   });
 });

@@ -6,7 +6,7 @@ import {
   type Message,
   validateMessages,
 } from '@ctxkit/context-core';
-import { deepFreeze, fuzzParameters } from '@ctxkit/context-core/testing';
+import { contextErrorThrownBy, deepFreeze, fuzzParameters } from '@ctxkit/context-core/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -21,17 +21,7 @@ import {
   validateAnthropic,
   validateOpenAIChat,
 } from '../src/index.js';
-import {
-  assistant,
-  callPart,
-  calls,
-  resultPart,
-  results,
-  system,
-  text,
-  thrown,
-  user,
-} from './helpers.js';
+import { assistant, callPart, calls, resultPart, results, system, text, user } from './helpers.js';
 import { arbitraryDamagedInput } from './history-arbitraries.js';
 
 const RUNS = fuzzParameters(100);
@@ -158,7 +148,7 @@ describe('createStandardAssembler', () => {
       calls('a'),
       { role: 'tool', content: [resultPart('a', 'nothing')] },
     ]);
-    const error = thrown(() =>
+    const error = contextErrorThrownBy(() =>
       createStandardAssembler({ orphans: 'throw' }).assemble({
         system: 'S',
         history: [user('a'), calls('x')],
@@ -170,17 +160,17 @@ describe('createStandardAssembler', () => {
   });
 
   it('rejects bad options and malformed input, naming where and the index', () => {
-    expect(thrown(() => createStandardAssembler({ orphans: 'fix' as 'drop' })).message).toMatch(
-      /option orphans must be "drop" or "throw", got "fix"/,
-    );
-    expect(thrown(() => createStandardAssembler({ leadingUserText: ' ' })).code).toBe(
+    expect(
+      contextErrorThrownBy(() => createStandardAssembler({ orphans: 'fix' as 'drop' })).message,
+    ).toMatch(/option orphans must be "drop" or "throw", got "fix"/);
+    expect(contextErrorThrownBy(() => createStandardAssembler({ leadingUserText: ' ' })).code).toBe(
       'invalid_option',
     );
-    expect(thrown(() => createStandardAssembler({ onRepair: 'log' as never })).code).toBe(
-      'invalid_option',
-    );
+    expect(
+      contextErrorThrownBy(() => createStandardAssembler({ onRepair: 'log' as never })).code,
+    ).toBe('invalid_option');
     const assembler = createStandardAssembler();
-    const history = thrown(() =>
+    const history = contextErrorThrownBy(() =>
       assembler.assemble({
         system: 'S',
         history: [user('a'), { role: 'robot', content: 'b' } as never],
@@ -188,20 +178,23 @@ describe('createStandardAssembler', () => {
     );
     expect(history.details).toMatchObject({ where: 'history', index: 1 });
     expect(history.message).toMatch(/assemble: history: Invalid message 1: unknown role "robot"/);
-    const system = thrown(() => assembler.assemble({ system: [user('x')], history: [] }));
+    const system = contextErrorThrownBy(() =>
+      assembler.assemble({ system: [user('x')], history: [] }),
+    );
     expect(system.message).toMatch(/system message 0 has role "user"/);
-    const input = thrown(() =>
+    const input = contextErrorThrownBy(() =>
       assembler.assemble({ system: 'S', history: [calls('a'), results('a')], input: results('a') }),
     );
     expect(input.message).toMatch(
       /assemble: Invalid input message, part 0: tool call "a" already has a result/,
     );
     expect(
-      thrown(() => assembler.assemble({ system: 'S', history: 'x' as never })).message,
+      contextErrorThrownBy(() => assembler.assemble({ system: 'S', history: 'x' as never }))
+        .message,
     ).toMatch(/history must be an array/);
-    expect(thrown(() => assembler.assemble({ system: 'S', history: [], input: ' ' })).code).toBe(
-      'empty_prompt',
-    );
+    expect(
+      contextErrorThrownBy(() => assembler.assemble({ system: 'S', history: [], input: ' ' })).code,
+    ).toBe('empty_prompt');
   });
 });
 

@@ -1,6 +1,6 @@
+import { contextErrorThrownBy } from '@ctxkit/context-core/testing';
 import { describe, expect, it } from 'vitest';
 import { validateAnthropic } from '../src/index.js';
-import { thrown } from './helpers.js';
 
 const use = (id: string) => ({ type: 'tool_use', id, name: 'f', input: {} });
 const result = (id: string, extra: Record<string, unknown> = {}) => ({
@@ -167,7 +167,7 @@ describe('validateAnthropic', () => {
       /is_error must be a boolean, got "yes"/,
     ],
   ])('rejects %s, naming the index', (_name, request, index, pattern) => {
-    const error = thrown(() => validateAnthropic(request));
+    const error = contextErrorThrownBy(() => validateAnthropic(request));
     expect(error.code).toBe('invalid_wire');
     expect(error.details.index).toBe(index);
     expect(error.message).toMatch(pattern);

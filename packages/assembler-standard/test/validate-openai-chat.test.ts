@@ -1,6 +1,6 @@
+import { contextErrorThrownBy } from '@ctxkit/context-core/testing';
 import { describe, expect, it } from 'vitest';
 import { validateOpenAIChat } from '../src/index.js';
-import { thrown } from './helpers.js';
 
 const call = (id: string) => ({ id, type: 'function', function: { name: 'f', arguments: '{}' } });
 const asks = (...ids: string[]) => ({
@@ -122,7 +122,7 @@ describe('validateOpenAIChat', () => {
       /tool_call_id must be a non-empty string/,
     ],
   ])('rejects %s, naming the index', (_name, messages, index, pattern) => {
-    const error = thrown(() => validateOpenAIChat(messages));
+    const error = contextErrorThrownBy(() => validateOpenAIChat(messages));
     expect(error.code).toBe('invalid_wire');
     expect(error.details.index).toBe(index);
     expect(error.message).toMatch(pattern);

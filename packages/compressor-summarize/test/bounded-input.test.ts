@@ -7,7 +7,12 @@ import {
   messageParts,
   UnknownModelError,
 } from '@ctxkit/context-core';
-import { arbitraryHistory, fuzzParameters, testCompressor } from '@ctxkit/context-core/testing';
+import {
+  arbitraryHistory,
+  contextErrorThrownBy,
+  fuzzParameters,
+  testCompressor,
+} from '@ctxkit/context-core/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cutMessageToFit, SUMMARIZER_CUT_NOTE } from '../src/cut-message.js';
@@ -252,7 +257,9 @@ describe('createChatSummarizer’s maxInputTokens', () => {
   });
 
   it('throws UnknownModelError for a model the table lacks, unless its window is given', () => {
-    const error = caught(() => createChatSummarizer({ complete, model: 'no-such-model' }));
+    const error = contextErrorThrownBy(() =>
+      createChatSummarizer({ complete, model: 'no-such-model' }),
+    );
     expect(UnknownModelError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({
       code: 'unknown_model',
@@ -302,12 +309,3 @@ describe('createChatSummarizer’s maxInputTokens', () => {
     }
   });
 });
-
-function caught(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a throw');
-}

@@ -14,7 +14,7 @@ import {
   rememberTokenCount,
   UnknownModelError,
 } from '../src/index.js';
-import { arbitraryHistory, fuzzParameters } from '../src/testing/index.js';
+import { arbitraryHistory, contextErrorThrownBy, fuzzParameters } from '../src/testing/index.js';
 import { call, charCounter, result, user } from './helpers.js';
 import { plainAssembler, referenceTrim } from './reference-compressor.js';
 
@@ -138,7 +138,9 @@ describe('createContextPipeline', () => {
       assembler: plainAssembler,
       counter: charCounter,
     };
-    const error = caught(() => createContextPipeline({ ...base, model: 'house-model' }));
+    const error = contextErrorThrownBy(() =>
+      createContextPipeline({ ...base, model: 'house-model' }),
+    );
     expect(UnknownModelError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ code: 'unknown_model', details: { model: 'house-model' } });
     for (const option of ['contextWindow', 'maxOutputTokens', 'modelOverrides']) {
@@ -339,12 +341,3 @@ describe('createContextPipeline', () => {
     );
   });
 });
-
-function caught(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a throw');
-}

@@ -13,17 +13,9 @@ import {
   UnknownModelError,
   validateMessages,
 } from '../src/index.js';
+import { contextErrorThrownBy } from '../src/testing/index.js';
 import { charCounter, user } from './helpers.js';
 import { plainAssembler, referenceTrim } from './reference-compressor.js';
-
-function thrown(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a throw');
-}
 
 describe('error families', () => {
   it('each family is a ContextError with its own name, and recognizes only its codes', () => {
@@ -59,14 +51,14 @@ describe('error families', () => {
   });
 
   it('is what ctxkit throws: validation, options, budgets', async () => {
-    expect(InvalidMessageError.isInstance(thrown(() => validateMessages([{ role: 'x' }])))).toBe(
-      true,
-    );
+    expect(
+      InvalidMessageError.isInstance(contextErrorThrownBy(() => validateMessages([{ role: 'x' }]))),
+    ).toBe(true);
     const provider = createInMemoryHistoryStore({ counter: charCounter });
     const base = { provider, compressor: referenceTrim(), assembler: plainAssembler };
     expect(
       InvalidOptionError.isInstance(
-        thrown(() => createContextPipeline({ ...base, counter: charCounter })),
+        contextErrorThrownBy(() => createContextPipeline({ ...base, counter: charCounter })),
       ),
     ).toBe(true);
     const tiny = createContextPipeline({

@@ -7,6 +7,7 @@ import {
   type ModelTableEntry,
   UnknownModelError,
 } from '../src/index.js';
+import { contextErrorThrownBy } from '../src/testing/index.js';
 
 /** Real model ids, as providers and hosts spell them, with their published limits. */
 const PUBLISHED: readonly [id: string, contextWindow: number, maxOutputTokens: number][] = [
@@ -161,7 +162,7 @@ describe('getModelInfo', () => {
 
   it('throws UnknownModelError naming the model and the fix for an id nothing matches', () => {
     for (const id of ['claude-sonnet-9', 'my-private-model', 'openai/']) {
-      const error = caught(() => getModelInfo(id));
+      const error = contextErrorThrownBy(() => getModelInfo(id));
       expect(UnknownModelError.isInstance(error)).toBe(true);
       expect(ContextError.isInstance(error, 'unknown_model')).toBe(true);
       expect(error).toBeInstanceOf(UnknownModelError);
@@ -267,13 +268,4 @@ describe('the model table', () => {
 
 function pick({ contextWindow, maxOutputTokens }: ModelTableEntry) {
   return { contextWindow, maxOutputTokens };
-}
-
-function caught(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a throw');
 }

@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ContextError, optionChecker } from '../src/index.js';
+import { optionChecker } from '../src/index.js';
+import { contextErrorThrownBy } from '../src/testing/index.js';
 
 const check = optionChecker('some-package', 'someFactory');
-
-function refusal(run: () => unknown): ContextError {
-  try {
-    run();
-  } catch (error) {
-    if (ContextError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a ContextError');
-}
 
 describe('optionChecker', () => {
   it('gives the value, or the fallback for undefined', () => {
@@ -29,7 +20,7 @@ describe('optionChecker', () => {
   });
 
   it('refuses a bad value naming the package, the factory, the option and the value', () => {
-    const error = refusal(() => check.wholeNumber('keepRecent', -1, 20));
+    const error = contextErrorThrownBy(() => check.wholeNumber('keepRecent', -1, 20));
     expect(error).toMatchObject({
       code: 'invalid_option',
       source: 'some-package',
@@ -49,9 +40,11 @@ describe('optionChecker', () => {
       () => check.requiredFunction('f', undefined),
       () => check.methods('store', { get() {} }, undefined, ['get', 'put']),
     ]) {
-      expect(refusal(run).code).toBe('invalid_option');
+      expect(contextErrorThrownBy(run).code).toBe('invalid_option');
     }
-    expect(refusal(() => check.text('s', 5, 'y')).message).toMatch(/got 5\.$/);
-    expect(refusal(() => check.boolean('b', [1], true)).message).toMatch(/a value of type array/);
+    expect(contextErrorThrownBy(() => check.text('s', 5, 'y')).message).toMatch(/got 5\.$/);
+    expect(contextErrorThrownBy(() => check.boolean('b', [1], true)).message).toMatch(
+      /a value of type array/,
+    );
   });
 });

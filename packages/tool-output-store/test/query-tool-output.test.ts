@@ -1,10 +1,9 @@
 import {
-  ContextError,
   createInMemoryToolOutputStore,
   type StoredToolOutput,
   type ToolOutputStore,
 } from '@ctxkit/context-core';
-import { fuzzParameters } from '@ctxkit/context-core/testing';
+import { contextErrorThrownBy, fuzzParameters } from '@ctxkit/context-core/testing';
 import fc from 'fast-check';
 import { RE2JS } from 're2js';
 import { describe, expect, it } from 'vitest';
@@ -22,17 +21,6 @@ const meta = { toolName: 'get_logs' };
 /** `text` as a store reads it back. */
 function stored(text: string): StoredToolOutput {
   return { ref: 'toolout_0123456789abcdef', text, meta };
-}
-
-/** The ContextError `run` throws. */
-function failure(run: () => unknown): ContextError {
-  try {
-    run();
-  } catch (error) {
-    if (ContextError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a ContextError');
 }
 
 /** 100 log lines, every tenth an ERROR, and a final line break. */
@@ -107,7 +95,7 @@ describe('queryToolOutput', () => {
 
   it('answers a JSON path into 100,000 levels of nesting with invalid_query, not a RangeError', () => {
     const deep = stored(`${'['.repeat(100_000)}1${']'.repeat(100_000)}`);
-    const error = failure(() => queryToolOutput(deep, { jsonPath: '$[0]' }));
+    const error = contextErrorThrownBy(() => queryToolOutput(deep, { jsonPath: '$[0]' }));
     expect(error).toMatchObject({ code: 'invalid_query', details: { field: 'jsonPath' } });
     expect(error.message).toMatch(/nested too deeply to print/);
     expect(queryToolOutput(deep, { jsonPath: `$${'[0]'.repeat(100_000)}` }).text).toBe('1');
@@ -135,7 +123,7 @@ describe('queryToolOutput', () => {
       [{ jsonPath: '$[' }, 'jsonPath'],
       [{ maxChars: -1 }, 'maxChars'],
     ] as [ToolOutputQuery, string][]) {
-      const error = failure(() => queryToolOutput(output, query));
+      const error = contextErrorThrownBy(() => queryToolOutput(output, query));
       expect(error).toMatchObject({
         code: 'invalid_query',
         source: 'tool-output-store',
@@ -154,7 +142,7 @@ describe('queryToolOutput', () => {
       ['caf\\u00e9', 'invalid escape sequence: `\\u`'],
       ['a{1001}', 'invalid repeat count'],
     ]) {
-      const error = failure(() => queryToolOutput(stored('ab'), { grep }));
+      const error = contextErrorThrownBy(() => queryToolOutput(stored('ab'), { grep }));
       expect(error).toMatchObject({ code: 'invalid_query', details: { field: 'grep' } });
       expect(error.message).toContain(
         `${JSON.stringify(grep)} is not a valid RE2 regular expression`,
@@ -164,7 +152,7 @@ describe('queryToolOutput', () => {
     }
     const large = '[^y]{1000}'.repeat(3);
     expect(RE2JS.compile(large).programSize()).toBeGreaterThan(MAX_GREP_PROGRAM_SIZE);
-    const error = failure(() => queryToolOutput(stored('ab'), { grep: large }));
+    const error = contextErrorThrownBy(() => queryToolOutput(stored('ab'), { grep: large }));
     expect(error.message).toMatch(/compiles to \d+ RE2 instructions, more than 2000/);
     expect(queryToolOutput(stored('café\ncafe'), { grep: 'caf\\x{e9}' }).text).toBe('café');
     expect(queryToolOutput(stored('ab\nb'), { grep: '(?P<first>a)b' }).text).toBe('ab');
