@@ -16,6 +16,7 @@ export const sharedTestOptions = {
  * consumers' bundlers set while the published tarball has no `src/`).
  */
 export const sourceResolution = {
-  resolve: { conditions: ['@ctxkit/source', 'module', 'node', 'import', 'default'] },
-  ssr: { resolve: { conditions: ['@ctxkit/source', 'module', 'node', 'import', 'default'] } },
+  // Vite's own defaults for each side, with ours first.
+  resolve: { conditions: ['@ctxkit/source', 'module', 'browser', 'development|production'] },
+  ssr: { resolve: { conditions: ['@ctxkit/source', 'module', 'node', 'development|production'] } },
 };
