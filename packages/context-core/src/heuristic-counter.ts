@@ -161,7 +161,7 @@ const CRLF_REPEAT_COST = 0.25;
 
 /**
  * For each ASCII character, log2 of the characters of a run of it that one token covers (`=` 64,
- * `!` 16, `z` 2, `\\` 4, a space 128, a tab or `\\n` 16), from the encoding's vocabulary. Digits
+ * `!` 16, `z` 2, `\` 4, a space 128, a tab or `\n` 16), from the encoding's vocabulary. Digits
  * read 0: they are priced in groups of three.
  */
 const ASCII_REPEAT_LOG2 =
