@@ -139,8 +139,6 @@ const MARK_IN_WORD_SURCHARGE = 0.5;
 const REPEAT_REMAINDER_LENGTH = 5;
 /** Tokens of the remainder of a long run of one mark (a run rarely ends on a token's length). */
 const REPEAT_REMAINDER_COST = 0.5;
-/** Identical letters in a row that a word takes before the next ones are priced as a repeat. */
-const LETTERS_BEFORE_REPEAT = 2;
 
 // Whitespace. A run of whitespace is cut like the pre-tokenizer cuts it: everything up to its
 // last line break is one piece, the rest another, and the last space joins the word after it.
@@ -154,6 +152,8 @@ const CHANGE_TO_NEWLINE_COST = 0.2;
 const UNMERGED_WHITESPACE_CHANGE_COST = 1;
 /** Tokens per further space in a run of spaces. */
 const SPACE_REPEAT_COST = 1 / 128;
+/** The cost of the piece up to the last line break of a whitespace run that has none. */
+const NO_HEAD = -1;
 /** A `\r\n` pair, handled as one unit of whitespace. */
 const CRLF = 0x0d0a;
 /** Tokens per `\r\n` pair in a run of them. */
@@ -161,7 +161,7 @@ const CRLF_REPEAT_COST = 0.25;
 
 /**
  * For each ASCII character, log2 of the characters of a run of it that one token covers (`=` 64,
- * `!` 16, `z` 2, `\\` 4, a space 128, a tab or `\\n` 16), from the encoding's vocabulary. Digits
+ * `!` 16, `z` 2, `\` 4, a space 128, a tab or `\n` 16), from the encoding's vocabulary. Digits
  * read 0: they are priced in groups of three.
  */
 const ASCII_REPEAT_LOG2 =
@@ -212,6 +212,8 @@ const WIDE_REPEAT_LENGTHS: ReadonlyMap<number, number> = new Map(
 const COST_UNIT = 32;
 /** Tokens per stored unit of price. */
 const COST_SCALE = 1 / COST_UNIT;
+/** Letters beyond the free ones of a foreign word per stored unit of an accented letter's price. */
+const ACCENT_COST_SCALE = COST_SCALE / LATIN_EXTRA_PER_LETTER;
 
 /**
  * Kind and price of every BMP character outside ASCII, by range (later ranges override earlier
@@ -343,33 +345,6 @@ const EMOJI_RANGES = [
   [0x1f600, 0x1f6bf],
   [0x1f900, 0x1f97f],
 ];
-/** Number of kinds of characters. */
-const KIND_COUNT = 14;
-// Changes between two characters of a base64 run, by the kinds of the two.
-/** A change between a digit and something else, or a lowercase letter then a capital. */
-const TRANSITION = 1;
-/** A capital then a lowercase letter. */
-const CASE_FLIP = 2;
-/** Two capitals in a row. */
-const CAPITAL_PAIR = 4;
-/** The changes between each pair of kinds (`previous * KIND_COUNT + kind`). */
-const RUN_CHANGES = buildRunChanges();
-
-function buildRunChanges(): Uint8Array {
-  const changes = new Uint8Array(KIND_COUNT * KIND_COUNT);
-  for (let previous = 0; previous < KIND_COUNT; previous++) {
-    for (let kind = 0; kind < KIND_COUNT; kind++) {
-      let change = 0;
-      if ((kind === DIGIT) !== (previous === DIGIT) || (kind === UPPER && previous === LOWER)) {
-        change = TRANSITION;
-      } else if (kind === LOWER && previous === UPPER) change = CASE_FLIP;
-      else if (kind === UPPER && previous === UPPER) change = CAPITAL_PAIR;
-      changes[previous * KIND_COUNT + kind] = change;
-    }
-  }
-  return changes;
-}
-
 /** Kind of each ASCII character. */
 const ASCII_KINDS = buildAsciiKinds();
 /** Kind of each BMP character from U+0080, and its price in {@link COST_UNIT}s. */
@@ -530,7 +505,6 @@ function estimateTokens(text: string): number {
   let englishWords = 0;
   let latinWords = 0;
   let latinExcess = 0;
-  let latinAccents = 0;
   // Lowercase words of three letters or more, and those ending in `a i o u` (a language signal).
   let lowercaseWords = 0;
   let vowelEndings = 0;
@@ -539,15 +513,13 @@ function estimateTokens(text: string): number {
   let hanCharacters = 0;
   let traditionalCharacters = 0;
   // The open word piece: letters, ASCII capitals, vowels, the weight of its letters of other
-  // scripts, and its lead; the price of letters repeated past LETTERS_BEFORE_REPEAT.
+  // scripts, and its lead.
   let letters = 0;
   let capitals = 0;
   let vowels = 0;
   let scriptLetters = 0;
   let scriptWeight = 0;
   let lead = LEAD_NONE;
-  let sameLetters = 0;
-  let wordAccents = 0;
   // The open digit run.
   let digits = 0;
   // The open punctuation run: ASCII marks, price of symbols and repeats, whether a space led it
@@ -558,9 +530,7 @@ function estimateTokens(text: string): number {
   let punctuationNewline = false;
   // The open whitespace run: its units (a `\r\n` pair is one), the cost of its piece up to its
   // last line break (if it has one), and the units and cost after that break.
-  let whitespaceUnits = 0;
-  let headCost = 0;
-  let hasHead = false;
+  let headCost = NO_HEAD;
   let tailUnits = 0;
   let tailCost = 0;
   let lastStep = 0;
@@ -572,13 +542,11 @@ function estimateTokens(text: string): number {
   let runStartEnglish = 0;
   let runStartLatin = 0;
   let runStartExcess = 0;
-  let runStartAccents = 0;
   let runLetters = 0;
   let runVowels = 0;
   let runDigits = 0;
   let runTransitions = 0;
   let runRepeats = 0;
-  let runMarks = 0;
   let runCaseFlips = 0;
   let runCapitalPairs = 0;
   let runHex = true;
@@ -633,13 +601,12 @@ function estimateTokens(text: string): number {
           englishWords += cost;
           latinWords += cost;
         } else {
-          if (vowels === 0 && wordAccents === 0 && letters > 1) surcharge += NO_VOWEL_SURCHARGE;
+          if (vowels === 0 && letters > 1) surcharge += NO_VOWEL_SURCHARGE;
           // Capitals before a lowercase word are an acronym of their own (`JSDoc`, `IOError`).
           if (capitals > 1) surcharge += ACRONYM_SURCHARGE;
           englishWords += englishWordCost(letters, lead) + surcharge;
           latinWords += 1 + surcharge;
           latinExcess += Math.max(0, letters - (LATIN_FREE_LETTERS[lead] as number));
-          latinAccents += wordAccents;
           if (capitals === 0 && letters >= 3) {
             lowercaseWords++;
             const last = text.charCodeAt(index - 1);
@@ -654,8 +621,6 @@ function estimateTokens(text: string): number {
       vowels = 0;
       scriptLetters = 0;
       scriptWeight = 0;
-      sameLetters = 0;
-      wordAccents = 0;
     }
     if (digits > 0 && kind !== DIGIT) {
       total += Math.ceil(digits / 3);
@@ -694,7 +659,8 @@ function estimateTokens(text: string): number {
           (runTransitions * 5 >= runLength ||
             (runLength >= LONG_RANDOM_MIN_LENGTH &&
               runVowels * 4 < runLetters &&
-              runMarks * LONG_RANDOM_CHARACTERS_PER_MARK <= runLength))) ||
+              (runLength - runLetters - runDigits) * LONG_RANDOM_CHARACTERS_PER_MARK <=
+                runLength))) ||
           // Case and digit changes every other character, capitals in pairs (not camelCase):
           // random whatever its vowels.
           (runLength >= RANDOM_MIN_LENGTH &&
@@ -715,7 +681,6 @@ function estimateTokens(text: string): number {
         englishWords = runStartEnglish;
         latinWords = runStartLatin;
         latinExcess = runStartExcess;
-        latinAccents = runStartAccents;
       }
       runLength = 0;
     }
@@ -724,15 +689,13 @@ function estimateTokens(text: string): number {
       if (code === 32) {
         // Fast paths: the first space of a run (most often the one between two words), and
         // further spaces of indentation.
-        if (whitespaceUnits === 0) {
-          whitespaceUnits = 1;
+        if (tailUnits === 0 && headCost === NO_HEAD) {
           tailUnits = 1;
           previousUnit = 32;
           previous = SPACE;
           continue;
         }
         if (previousUnit === 32 && tailUnits > 0) {
-          whitespaceUnits++;
           tailUnits++;
           tailCost += SPACE_REPEAT_COST;
           lastStep = SPACE_REPEAT_COST;
@@ -750,17 +713,18 @@ function estimateTokens(text: string): number {
         punctuationNewline = true;
       } else {
         let step = 0;
-        if (whitespaceUnits === 0 || (kind === SPACE && tailUnits === 0 && hasHead)) {
+        if (tailUnits === 0 && (headCost === NO_HEAD || kind === SPACE)) {
           // The first unit of a piece.
           if (unit >= 128) step = whitespaceSurcharge(unit);
         } else if (unit !== previousUnit) step = whitespaceChangeCost(previousUnit, unit);
         else step = unit < 128 ? (ASCII_REPEAT_COSTS[unit] as number) : repeatCost(unit);
-        whitespaceUnits++;
         if (kind === NEWLINE) {
           // Everything up to a line break is one piece; whitespace between two breaks changes
           // kind twice (`\n  \n`), which the free start of the tail did not count.
-          headCost += tailCost + step + (hasHead && tailUnits > 0 ? WHITESPACE_CHANGE_COST : 0);
-          hasHead = true;
+          headCost =
+            headCost === NO_HEAD
+              ? tailCost + step
+              : headCost + tailCost + step + (tailUnits > 0 ? WHITESPACE_CHANGE_COST : 0);
           tailUnits = 0;
           tailCost = 0;
         } else {
@@ -778,14 +742,13 @@ function estimateTokens(text: string): number {
     // word after it (only a space joins punctuation, nothing joins digits); whitespace that does
     // not join is a piece of its own, after the piece of the rest of the run.
     let afterSpace = false;
-    if (whitespaceUnits === 1 && previousUnit === 32 && !atEnd) {
+    if (tailUnits === 1 && previousUnit === 32 && headCost === NO_HEAD && !atEnd) {
       // Fast path: one space, which joins the piece after it unless that is a number.
       if (kind === DIGIT) total += 1;
       else afterSpace = true;
-      whitespaceUnits = 0;
       tailUnits = 0;
-    } else if (whitespaceUnits > 0) {
-      if (hasHead) total += 1 + headCost;
+    } else if (tailUnits > 0 || headCost !== NO_HEAD) {
+      if (headCost !== NO_HEAD) total += 1 + headCost;
       if (tailUnits > 0) {
         const joins =
           !atEnd &&
@@ -797,9 +760,7 @@ function estimateTokens(text: string): number {
           afterSpace = true;
         } else total += 1 + tailCost + (tailUnits > 1 && !atEnd ? 1 : 0);
       }
-      whitespaceUnits = 0;
-      headCost = 0;
-      hasHead = false;
+      headCost = NO_HEAD;
       tailUnits = 0;
       tailCost = 0;
       lastStep = 0;
@@ -814,29 +775,29 @@ function estimateTokens(text: string): number {
         runStartEnglish = englishWords;
         runStartLatin = latinWords;
         runStartExcess = latinExcess;
-        runStartAccents = latinAccents;
         runLetters = 0;
         runVowels = 0;
         runDigits = 0;
         runTransitions = 0;
         runRepeats = 0;
-        runMarks = 0;
         runCaseFlips = 0;
         runCapitalPairs = 0;
         runHex = true;
+      } else if (previous !== kind) {
+        // A change between a digit and something else or from a lowercase letter to a capital;
+        // from a capital to a lowercase letter.
+        if (kind === DIGIT || previous === DIGIT || (kind === UPPER && previous === LOWER)) {
+          runTransitions++;
+        } else if (kind === LOWER && previous === UPPER) runCaseFlips++;
       } else {
-        const change = RUN_CHANGES[previous * KIND_COUNT + kind] as number;
-        runTransitions += change & TRANSITION;
-        runCaseFlips += (change & CASE_FLIP) >> 1;
-        runCapitalPairs += change >> 2;
+        // Two capitals in a row; the same character again.
+        if (kind === UPPER) runCapitalPairs++;
         if (repeated) runRepeats++;
       }
       runLength++;
       if (kind === DIGIT) runDigits++;
-      else if (kind === PUNCTUATION) {
-        runHex = false;
-        runMarks++;
-      } else {
+      else if (kind === PUNCTUATION) runHex = false;
+      else {
         runLetters++;
         if ((flags & STRICT_VOWEL_FLAG) !== 0) runVowels++;
         if ((flags & HEX_FLAG) === 0) runHex = false;
@@ -851,9 +812,8 @@ function estimateTokens(text: string): number {
           punctuation = 0;
         } else lead = afterSpace ? LEAD_SPACE : LEAD_NONE;
       }
-      // A letter repeated past the first few is priced as a run of itself (`aaaaaaaa`, `zzzz`).
-      if (!repeated) sameLetters = 0;
-      else if (++sameLetters >= LETTERS_BEFORE_REPEAT) {
+      // A letter repeated past the first two is priced as a run of itself (`aaaaaaaa`, `zzzz`).
+      if (repeated && code === text.charCodeAt(index - 2)) {
         total += repeatCost(code);
         previous = kind;
         continue;
@@ -864,18 +824,17 @@ function estimateTokens(text: string): number {
       if (kind === LOWER || kind === UPPER) {
         asciiLetters++;
         // Fast path: the lowercase letters that follow only extend the word and the run, as long
-        // as none repeats the letter before it twice.
+        // as none is the third of a letter in a row.
         let next = index + 1;
         let before = code;
-        let same = sameLetters;
         for (; next < length; next++) {
           const nextCode = text.charCodeAt(next);
           if (nextCode < 97 || nextCode > 122) break;
-          if (nextCode !== before) {
-            same = 0;
-            before = nextCode;
-          } else if (++same >= LETTERS_BEFORE_REPEAT) break;
-          else runRepeats++;
+          if (nextCode === before) {
+            if (nextCode === text.charCodeAt(next - 2)) break;
+            runRepeats++;
+          }
+          before = nextCode;
           const nextFlags = ASCII_FLAGS[nextCode] as number;
           if ((nextFlags & VOWEL_FLAG) !== 0) vowels++;
           if ((nextFlags & STRICT_VOWEL_FLAG) !== 0) runVowels++;
@@ -888,14 +847,16 @@ function estimateTokens(text: string): number {
           asciiLetters += extra;
           runLength += extra;
           runLetters += extra;
-          sameLetters = Math.min(same, LETTERS_BEFORE_REPEAT - 1);
           index = next - 1;
           previous = LOWER;
           continue;
         }
       } else if (kind === ACCENTED) {
+        // Most accented letters are vowels; each adds its price to the words' excess (kept in
+        // letters beyond the free ones, so that one sum serves both).
         accentedLetters++;
-        wordAccents += (WIDE_COSTS[code] as number) * COST_SCALE;
+        vowels++;
+        latinExcess += (WIDE_COSTS[code] as number) * ACCENT_COST_SCALE;
       } else {
         scriptLetters++;
         scriptWeight += (WIDE_COSTS[code] as number) * COST_SCALE;
@@ -954,7 +915,7 @@ function estimateTokens(text: string): number {
       0,
     ),
   );
-  const foreignWords = latinWords + latinExcess * LATIN_EXTRA_PER_LETTER + latinAccents;
+  const foreignWords = latinWords + latinExcess * LATIN_EXTRA_PER_LETTER;
   total += englishWords + (foreignWords - englishWords) * foreignWeight;
   const traditional = traditionalCharacters > hanCharacters * TRADITIONAL_SHARE;
   total += hanCharacters * (traditional ? FREQUENT_TRADITIONAL_HAN_COST : FREQUENT_HAN_COST);
