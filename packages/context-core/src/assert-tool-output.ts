@@ -1,12 +1,14 @@
 import { ContextError } from './context-error.js';
 import { assertConversationId } from './conversation-id.js';
 import { InvalidOptionError } from './error-families.js';
+import { jsonDataProblem } from './json-data.js';
 import type { ToolOutputMeta } from './tool-output-store.js';
 
 /**
  * Checks what `ToolOutputStore.put` is given: throws a {@link ContextError} (`invalid_option`)
- * for an invalid conversation id, an output that is not a string, meta without a tool name, or
- * meta whose `conversationId` names another conversation than the one the output is stored for.
+ * for an invalid conversation id, an output that is not a string, meta that is not an object of
+ * JSON data reading back as written (see `jsonDataProblem`), meta without a tool name, or meta
+ * whose `conversationId` names another conversation than the one the output is stored for.
  */
 export function assertToolOutput(
   conversationId: unknown,
@@ -22,7 +24,15 @@ export function assertToolOutput(
       message: `A tool output must be a string, got ${typeof output}.`,
     });
   }
-  const { toolName, conversationId: named } = (meta ?? {}) as Partial<ToolOutputMeta>;
+  const problem = jsonDataProblem(meta, 'meta');
+  if (problem !== undefined || typeof meta !== 'object' || meta === null || Array.isArray(meta)) {
+    throw new InvalidOptionError({
+      code: 'invalid_option',
+      source,
+      message: `Tool output meta must be an object of JSON data: ${problem ?? 'it is not an object.'}`,
+    });
+  }
+  const { toolName, conversationId: named } = meta as Partial<ToolOutputMeta>;
   if (typeof toolName !== 'string' || toolName.length === 0) {
     throw new InvalidOptionError({
       code: 'invalid_option',

@@ -110,6 +110,14 @@ export function testToolOutputStore<Store extends ToolOutputStore>(
       expect(await code(store.get('c1', 42 as unknown as string))).toBe('unknown_ref');
       expect(await code(store.put('c1', 42 as unknown as string, meta))).toBe('invalid_option');
       expect(await code(store.put('c1', 'x', { toolName: '' }))).toBe('invalid_option');
+      for (const bad of [
+        { size: 1n },
+        { run: () => 1 },
+        { at: new Date(0) },
+        { ratio: Number.NaN },
+      ]) {
+        expect(await code(store.put('c1', 'x', { ...meta, ...bad }))).toBe('invalid_option');
+      }
       expect(await code(store.put('', 'x', meta))).toBe('invalid_option');
       expect(await code(store.put(7 as unknown as string, 'x', meta))).toBe('invalid_option');
       expect(await code(store.put('c1', 'x', { ...meta, conversationId: 'c2' }))).toBe(
