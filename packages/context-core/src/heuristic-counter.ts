@@ -152,6 +152,10 @@ const CHANGE_TO_NEWLINE_COST = 0.2;
 const UNMERGED_WHITESPACE_CHANGE_COST = 1;
 /** Tokens per further space in a run of spaces. */
 const SPACE_REPEAT_COST = 1 / 128;
+/** Tokens of a blank line that repeats the line before (`\n   \n   \n`). */
+const REPEATED_LINE_COST = 1;
+/** Tokens of such a line of usual indentation, two of which make one token (`\n  \n  \n`). */
+const REPEATED_INDENTATION_COST = 0.5;
 /** The cost of the piece up to the last line break of a whitespace run that has none. */
 const NO_HEAD = -1;
 /** A `\r\n` pair, handled as one unit of whitespace. */
@@ -433,6 +437,46 @@ function whitespaceChangeCost(previousUnit: number, unit: number): number {
     return UNMERGED_WHITESPACE_CHANGE_COST;
   }
   return unit === 10 || unit === CRLF ? CHANGE_TO_NEWLINE_COST : WHITESPACE_CHANGE_COST;
+}
+
+/**
+ * Whether the blank line `text[start, end)` (whitespace then its line break) repeats the line
+ * just before it, character for character.
+ */
+function repeatsLineBefore(text: string, start: number, end: number): boolean {
+  const width = end - start;
+  if (start - width < 0) return false;
+  for (let index = start; index < end; index++) {
+    if (text.charCodeAt(index) !== text.charCodeAt(index - width)) return false;
+  }
+  return true;
+}
+
+/**
+ * Tokens of a blank line that repeats the one before. The encoding merges such lines when their
+ * whitespace is a usual indentation: four lines of one tab or four spaces make one token, two
+ * lines of up to four tabs or of 1, 2, 8, 12 or 16 spaces (up to three tabs, 4 or 8 spaces before
+ * `\r\n`); any other line of one kind of whitespace costs a token, a line mixing tabs and spaces
+ * a token before `\n` and two before `\r\n` (most of them; some combinations differ by one).
+ */
+function repeatedLineCost(text: string, start: number, units: number, unit: number): number {
+  const indent = text.charCodeAt(start);
+  for (let index = start + 1; index < start + units; index++) {
+    if (text.charCodeAt(index) !== indent) {
+      return unit === 10 ? REPEATED_LINE_COST : 2 * REPEATED_LINE_COST;
+    }
+  }
+  if (unit === 10) {
+    if ((indent === 9 && units === 1) || (indent === 32 && units === 4)) {
+      return REPEATED_INDENTATION_COST / 2;
+    }
+    if (indent === 9 ? units <= 4 : units <= 2 || (units % 4 === 0 && units <= 16)) {
+      return REPEATED_INDENTATION_COST;
+    }
+  } else if (indent === 9 ? units <= 3 : units === 4 || units === 8) {
+    return REPEATED_INDENTATION_COST;
+  }
+  return REPEATED_LINE_COST;
 }
 
 /** Whether tokens join this whitespace unit with other kinds: a space, a tab, `\n`, `\r\n`. */
@@ -720,11 +764,16 @@ function estimateTokens(text: string): number {
         else step = unit < 128 ? (ASCII_REPEAT_COSTS[unit] as number) : repeatCost(unit);
         if (kind === NEWLINE) {
           // Everything up to a line break is one piece; whitespace between two breaks changes
-          // kind twice (`\n  \n`), which the free start of the tail did not count.
-          headCost =
-            headCost === NO_HEAD
-              ? tailCost + step
-              : headCost + tailCost + step + (tailUnits > 0 ? WHITESPACE_CHANGE_COST : 0);
+          // kind twice (`\n  \n`), which the free start of the tail did not count, unless the
+          // line only repeats the one before (blank lines keeping their indentation).
+          if (headCost === NO_HEAD) headCost = tailCost + step;
+          else if (tailUnits === 0) headCost += step;
+          else {
+            const lineStart = unit === CRLF ? index - 1 - tailUnits : index - tailUnits;
+            headCost += repeatsLineBefore(text, lineStart, index + 1)
+              ? repeatedLineCost(text, lineStart, tailUnits, unit)
+              : tailCost + step + WHITESPACE_CHANGE_COST;
+          }
           tailUnits = 0;
           tailCost = 0;
         } else {

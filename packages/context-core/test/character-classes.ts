@@ -142,6 +142,7 @@ export const CHARACTER_CLASSES = {
   ),
   'words between whitespace runs': wordsBetweenWhitespace,
   'indented code': indentedCode,
+  'blank lines keeping their indentation': indentedBlankLines,
   // Control characters.
   'C0 controls': randomRun(`${codePointRange(0x00, 0x08)}${codePointRange(0x0e, 0x1f)}\u007f`),
   'C1 controls': randomRun(codePointRange(0x80, 0x9f)),
@@ -357,6 +358,19 @@ function indentedCode(size: number, seed = 1): string {
     const indent = random.pick(['  ', '    ', '\t', '\t  ']).repeat(depth);
     const trailing = random.chance(0.2) ? ' '.repeat(random.integer(1, 8)) : '';
     return `${indent}${random.pick(statements)}${trailing}${random.chance(0.2) ? '\n\n' : '\n'}`;
+  });
+}
+
+/**
+ * Runs of 1 to 40 blank lines that keep an indentation of tabs, spaces or a tab and spaces, then a
+ * line of code.
+ */
+function indentedBlankLines(size: number, seed = 1): string {
+  const random = createRandom(seed);
+  return fill(size, () => {
+    const indent = random.pick(['\t', '\t\t', '  ', '   ', '    ', '        ', '\t  ']);
+    const lineBreak = random.chance(0.8) ? '\n' : '\r\n';
+    return `${`${indent}${lineBreak}`.repeat(random.integer(1, 40))}${indent}return value;${lineBreak}`;
   });
 }
 
