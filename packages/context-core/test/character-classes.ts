@@ -240,8 +240,10 @@ export type CharacterClassName = keyof typeof CHARACTER_CLASSES;
  * symbols (generated passwords: no piece of it is a word or a usual mark).
  */
 export const CLASSES_OUTSIDE_BOUND = {
-  'random letters of alphabets (Cyrillic, Greek, Arabic, Hebrew, Devanagari, Thai, Latin)':
+  'random letters of alphabets (Latin, Cyrillic, Greek, Arabic, Hebrew, Devanagari, Thai)':
     randomWords([
+      codePointRange(0x61, 0x7a),
+      codePointRange(0x41, 0x5a),
       codePointRange(0x430, 0x44f),
       codePointRange(0x3b1, 0x3c9),
       codePointRange(0x627, 0x64a),
