@@ -142,6 +142,7 @@ export const CHARACTER_CLASSES = {
   ),
   'words between whitespace runs': wordsBetweenWhitespace,
   'indented code': indentedCode,
+  'blank lines keeping their indentation': indentedBlankLines,
   // Control characters.
   'C0 controls': randomRun(`${codePointRange(0x00, 0x08)}${codePointRange(0x0e, 0x1f)}\u007f`),
   'C1 controls': randomRun(codePointRange(0x80, 0x9f)),
@@ -239,8 +240,10 @@ export type CharacterClassName = keyof typeof CHARACTER_CLASSES;
  * symbols (generated passwords: no piece of it is a word or a usual mark).
  */
 export const CLASSES_OUTSIDE_BOUND = {
-  'random letters of alphabets (Cyrillic, Greek, Arabic, Hebrew, Devanagari, Thai, Latin)':
+  'random letters of alphabets (Latin, Cyrillic, Greek, Arabic, Hebrew, Devanagari, Thai)':
     randomWords([
+      codePointRange(0x61, 0x7a),
+      codePointRange(0x41, 0x5a),
       codePointRange(0x430, 0x44f),
       codePointRange(0x3b1, 0x3c9),
       codePointRange(0x627, 0x64a),
@@ -357,6 +360,19 @@ function indentedCode(size: number, seed = 1): string {
     const indent = random.pick(['  ', '    ', '\t', '\t  ']).repeat(depth);
     const trailing = random.chance(0.2) ? ' '.repeat(random.integer(1, 8)) : '';
     return `${indent}${random.pick(statements)}${trailing}${random.chance(0.2) ? '\n\n' : '\n'}`;
+  });
+}
+
+/**
+ * Runs of 1 to 40 blank lines that keep an indentation of tabs, spaces or a tab and spaces, then a
+ * line of code.
+ */
+function indentedBlankLines(size: number, seed = 1): string {
+  const random = createRandom(seed);
+  return fill(size, () => {
+    const indent = random.pick(['\t', '\t\t', '  ', '   ', '    ', '        ', '\t  ']);
+    const lineBreak = random.chance(0.8) ? '\n' : '\r\n';
+    return `${`${indent}${lineBreak}`.repeat(random.integer(1, 40))}${indent}return value;${lineBreak}`;
   });
 }
 
