@@ -18,3 +18,18 @@ export function contextErrorThrownBy(run: () => unknown): ContextError {
   }
   throw new Error('expected a ContextError to be thrown, but nothing was thrown');
 }
+
+/**
+ * The `ContextError` that `promise` rejects with: the asynchronous {@link contextErrorThrownBy}.
+ * Any other rejection is rethrown, and a promise that resolves fails the test.
+ */
+export async function contextErrorRejectedBy(promise: Promise<unknown>): Promise<ContextError> {
+  let rejection: unknown;
+  try {
+    await promise;
+  } catch (error) {
+    rejection = error;
+  }
+  if (ContextError.isInstance(rejection)) return rejection;
+  throw rejection ?? new Error('expected a ContextError rejection, but the promise resolved');
+}

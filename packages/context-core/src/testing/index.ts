@@ -10,7 +10,7 @@ export {
   mandatoryTokens,
   measureCompressionCase,
 } from './compression-invariants.js';
-export { contextErrorThrownBy } from './context-error-thrown-by.js';
+export { contextErrorRejectedBy, contextErrorThrownBy } from './context-error-thrown-by.js';
 export { deepFreeze } from './deep-freeze.js';
 export {
   DEFAULT_FUZZ_SEED,

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ContextError } from '../context-error.js';
 import type { StoredSummary, SummaryStore } from '../summary-store.js';
+import { contextErrorRejectedBy } from './context-error-thrown-by.js';
 import { fuzzParameters } from './fuzz-parameters.js';
 import { sampleText } from './sample-text.js';
 
@@ -75,14 +75,9 @@ export function testSummaryStore<Store extends SummaryStore>(
       const store = await create();
       const kept = storedSummary('kept', 2, 'm2');
       await store.put('c1', kept);
-      const code = async (promise: Promise<unknown>) => {
-        const error = await promise.then(
-          () => undefined,
-          (caught: unknown) => caught,
-        );
-        expect(ContextError.isInstance(error)).toBe(true);
-        return (error as ContextError).code;
-      };
+      /** The code of the ContextError `promise` rejects with. */
+      const code = async (promise: Promise<unknown>) =>
+        (await contextErrorRejectedBy(promise)).code;
       expect(await code(store.get(''))).toBe('invalid_option');
       expect(await code(store.put('', kept))).toBe('invalid_option');
       const malformed: unknown[] = [

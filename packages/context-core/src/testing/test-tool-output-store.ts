@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ContextError } from '../context-error.js';
 import type { ToolOutputStore } from '../tool-output-store.js';
+import { contextErrorRejectedBy } from './context-error-thrown-by.js';
 import { fuzzParameters } from './fuzz-parameters.js';
 import { sampleText } from './sample-text.js';
 
@@ -38,14 +39,7 @@ export function testToolOutputStore<Store extends ToolOutputStore>(
   };
   const meta = { toolName: 'get_logs', toolCallId: 'call_1', service: 'api' };
   /** The code of the ContextError `promise` rejects with. */
-  const code = async (promise: Promise<unknown>) => {
-    const error = await promise.then(
-      () => undefined,
-      (caught: unknown) => caught,
-    );
-    expect(ContextError.isInstance(error)).toBe(true);
-    return (error as ContextError).code;
-  };
+  const code = async (promise: Promise<unknown>) => (await contextErrorRejectedBy(promise)).code;
   /** What a refusal of `ref` says, with the ref itself left out, to compare two refusals. */
   const refusal = async (promise: Promise<unknown>, ref: string) => {
     const error = await promise.then(
