@@ -1,4 +1,6 @@
-import type { Message } from './message.js';
+import { InvalidOptionError } from './error-families.js';
+import { estimateMediaTokens } from './estimate-media-tokens.js';
+import type { FilePart, ImagePart, Message, Part, ToolResultOutput } from './message.js';
 import { cachedTokenCount, rememberTokenCount } from './token-count-cache.js';
 import type { TokenCounter } from './token-counter.js';
 
@@ -8,6 +10,8 @@ export const MESSAGE_OVERHEAD_TOKENS = 4;
 export const TOOL_CALL_OVERHEAD_TOKENS = 8;
 /** Tokens every tool result costs beyond its id, name and output: framing. */
 export const TOOL_RESULT_OVERHEAD_TOKENS = 6;
+/** Tokens every tool approval request or response costs beyond its ids and reason: framing. */
+export const APPROVAL_OVERHEAD_TOKENS = 4;
 
 /**
  * Whether the library holds a count of `message` by `counter` that still matches its content.
@@ -19,8 +23,10 @@ export function hasValidTokenCount(message: Message, counter: TokenCounter): boo
 }
 
 /**
- * Tokens of one message: content, thinking, tool call ids and names, the JSON of tool-call inputs,
- * tool outputs, plus a fixed per-message overhead. Counted once per message object and counter while
+ * Tokens of one message: text, reasoning (redacted and encrypted data included), images and files
+ * (by the counter's `countMedia`, else `estimateMediaTokens`), tool call ids and names, the JSON
+ * of tool-call inputs, tool outputs (JSON as its text), approvals, the JSON of opaque parts, plus
+ * a fixed per-message overhead. `providerOptions` are not counted. Counted once per message object and counter while
  * its content stays the same; the message's own `tokens` field is never trusted.
  */
 export function countMessageTokens(message: Message, counter: TokenCounter): number {
@@ -81,36 +87,83 @@ export function withContent(
 function countContentTokens(message: Message, counter: TokenCounter): number {
   let total = MESSAGE_OVERHEAD_TOKENS;
   if (typeof message.content === 'string') return total + counter.count(message.content);
-  for (const part of message.content) {
-    switch (part.type) {
-      case 'text':
-      case 'thinking':
-        total += counter.count(part.text);
-        break;
-      case 'tool-call':
-        total +=
-          TOOL_CALL_OVERHEAD_TOKENS +
-          counter.count(part.toolCallId) +
-          counter.count(part.toolName) +
-          counter.count(stringifyInput(part.input));
-        break;
-      case 'tool-result':
-        total +=
-          TOOL_RESULT_OVERHEAD_TOKENS +
-          counter.count(part.toolCallId) +
-          counter.count(part.toolName) +
-          counter.count(part.output);
-        break;
-    }
+  for (const part of message.content) total += countPartTokens(part, counter);
+  return total;
+}
+
+function countPartTokens(part: Part, counter: TokenCounter): number {
+  switch (part.type) {
+    case 'text':
+    case 'thinking':
+      return counter.count(part.text);
+    case 'reasoning':
+      // Redacted and encrypted reasoning is sent back as it came: counted as text, erring high.
+      return (
+        counter.count(part.text) +
+        (part.redactedData === undefined ? 0 : counter.count(part.redactedData)) +
+        (part.encryptedContent === undefined ? 0 : counter.count(part.encryptedContent))
+      );
+    case 'image':
+    case 'file':
+      return countMediaTokens(part, counter);
+    case 'tool-call':
+      return (
+        TOOL_CALL_OVERHEAD_TOKENS +
+        counter.count(part.toolCallId) +
+        counter.count(part.toolName) +
+        counter.count(stringifyJson(part.input))
+      );
+    case 'tool-result':
+      return (
+        TOOL_RESULT_OVERHEAD_TOKENS +
+        counter.count(part.toolCallId) +
+        counter.count(part.toolName) +
+        countOutputTokens(part.output, counter)
+      );
+    case 'tool-approval-request':
+      return (
+        APPROVAL_OVERHEAD_TOKENS + counter.count(part.approvalId) + counter.count(part.toolCallId)
+      );
+    case 'tool-approval-response':
+      return (
+        APPROVAL_OVERHEAD_TOKENS +
+        counter.count(part.approvalId) +
+        (part.reason === undefined ? 0 : counter.count(part.reason))
+      );
+    case 'opaque':
+      return counter.count(stringifyJson(part.value));
+  }
+}
+
+function countOutputTokens(output: ToolResultOutput, counter: TokenCounter): number {
+  if (typeof output === 'string') return counter.count(output);
+  if (output.type === 'json') return counter.count(stringifyJson(output.value));
+  let total = 0;
+  for (const part of output.value) {
+    total += part.type === 'text' ? counter.count(part.text) : countMediaTokens(part, counter);
   }
   return total;
 }
 
-/** The JSON a tool-call input is sent as; inputs that do not serialize count as empty. */
-function stringifyInput(input: unknown): string {
-  if (typeof input === 'string') return input;
+/** What an image or file costs: the counter's own price, or the documented estimate. */
+function countMediaTokens(part: ImagePart | FilePart, counter: TokenCounter): number {
+  if (counter.countMedia === undefined) return estimateMediaTokens(part);
+  const tokens = counter.countMedia(part);
+  if (!Number.isSafeInteger(tokens) || tokens < 0) {
+    throw new InvalidOptionError({
+      code: 'invalid_option',
+      message: `Token counter ${JSON.stringify(counter.name)} priced a ${part.type} part at ${String(tokens)} tokens; countMedia must return a non-negative integer.`,
+      details: { counter: counter.name, tokens: String(tokens) },
+    });
+  }
+  return tokens;
+}
+
+/** The JSON text a value is sent as; a string is sent as itself, what does not serialize as nothing. */
+function stringifyJson(value: unknown): string {
+  if (typeof value === 'string') return value;
   try {
-    return JSON.stringify(input) ?? '';
+    return JSON.stringify(value) ?? '';
   } catch {
     return '';
   }

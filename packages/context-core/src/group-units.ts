@@ -2,8 +2,8 @@ import { isProtected, type Message } from './message.js';
 
 /**
  * A run of messages that strategies keep or drop as a whole: an assistant message with tool
- * calls together with every message up to its last result (parallel calls included), or a
- * single message otherwise.
+ * calls together with every message up to its last result or approval (parallel calls
+ * included), or a single message otherwise.
  */
 export interface MessageUnit {
   /** Index of the unit's first message in the grouped list. */
@@ -18,8 +18,8 @@ export interface MessageUnit {
 
 /**
  * Splits `messages` into {@link MessageUnit}s, oldest first, covering every message exactly once.
- * This is the one place that decides unit boundaries: a tool call and all its results always
- * land in one unit, and so does anything between them. A result whose call is not in the list
+ * This is the one place that decides unit boundaries: a tool call, its approval request and
+ * response, and all its results always land in one unit, and so does anything between them. A result whose call is not in the list
  * (an orphan) forms a unit of its own. Linear in the number of messages and parts.
  */
 export function groupUnits(messages: readonly Message[]): MessageUnit[] {
@@ -46,14 +46,28 @@ export function groupUnits(messages: readonly Message[]): MessageUnit[] {
 /** For each index, the index of the earliest message it must stay with (itself if none). */
 function earliestPartners(messages: readonly Message[]): number[] {
   const callIndex = new Map<string, number>();
+  const approvalIndex = new Map<string, number>();
   return messages.map((message, index) => {
     if (typeof message.content === 'string') return index;
     let earliest = index;
+    const reach = (partner: number | undefined) => {
+      if (partner !== undefined && partner < earliest) earliest = partner;
+    };
     for (const part of message.content) {
-      if (part.type === 'tool-call') callIndex.set(part.toolCallId, index);
-      else if (part.type === 'tool-result') {
-        const call = callIndex.get(part.toolCallId);
-        if (call !== undefined && call < earliest) earliest = call;
+      switch (part.type) {
+        case 'tool-call':
+          callIndex.set(part.toolCallId, index);
+          break;
+        case 'tool-result':
+          reach(callIndex.get(part.toolCallId));
+          break;
+        case 'tool-approval-request':
+          approvalIndex.set(part.approvalId, index);
+          reach(callIndex.get(part.toolCallId));
+          break;
+        case 'tool-approval-response':
+          reach(approvalIndex.get(part.approvalId));
+          break;
       }
     }
     return earliest;

@@ -1,5 +1,6 @@
 import type { ArchiveInfo, HistoryStore } from './context-provider.js';
 import { assertConversationId } from './conversation-id.js';
+import { copyData } from './copy-data.js';
 import { withTokenCount } from './count-tokens.js';
 import { keepNewest } from './keep-newest.js';
 import type { Message } from './message.js';
@@ -42,16 +43,25 @@ export function createInMemoryHistoryStore(
       const batch = Array.isArray(input) ? input : [input as Message];
       const calls: string[] = [];
       const answered: string[] = [];
+      const approvals: string[] = [];
+      const approved: string[] = [];
       for (const stored of target.active) {
         if (typeof stored.content === 'string') continue;
         for (const part of stored.content) {
           if (part.type === 'tool-call') calls.push(part.toolCallId);
           else if (part.type === 'tool-result') answered.push(part.toolCallId);
+          else if (part.type === 'tool-approval-request') approvals.push(part.approvalId);
+          else if (part.type === 'tool-approval-response') approved.push(part.approvalId);
         }
       }
-      validateMessages(batch, { knownToolCallIds: calls, answeredToolCallIds: answered });
+      validateMessages(batch, {
+        knownToolCallIds: calls,
+        answeredToolCallIds: answered,
+        knownApprovalIds: approvals,
+        answeredApprovalIds: approved,
+      });
       const stored = batch.map((message: Message) => {
-        const { tokens: _tokens, tokenCounter: _counter, ...rest } = jsonCopy(message);
+        const { tokens: _tokens, tokenCounter: _counter, ...rest } = copyData(message);
         return withTokenCount({ ...rest, id: `m${nextId++}` }, counter);
       });
       target.active.push(...stored);
@@ -108,16 +118,11 @@ interface Conversation {
  * to the library's count cache, as a persistent store does when it reads its rows back.
  */
 function copiesWithCounts(messages: readonly Message[]): Message[] {
-  const copies = jsonCopy(messages) as Message[];
+  const copies = copyData(messages) as Message[];
   for (const copy of copies) {
     if (copy.tokenCounter !== undefined && copy.tokens !== undefined) {
       rememberTokenCount(copy, copy.tokenCounter, copy.tokens);
     }
   }
   return copies;
-}
-
-/** A deep copy through JSON, as a persistent store would keep it. */
-function jsonCopy<T>(value: T): T {
-  return JSON.parse(JSON.stringify(value)) as T;
 }

@@ -36,7 +36,9 @@ export type {
   HistoryStore,
 } from './context-provider.js';
 export { assertConversationId } from './conversation-id.js';
+export { copyData } from './copy-data.js';
 export {
+  APPROVAL_OVERHEAD_TOKENS,
   countMessageTokens,
   countTokens,
   hasValidTokenCount,
@@ -60,6 +62,12 @@ export {
   InvalidOptionError,
   StorageError,
 } from './error-families.js';
+export {
+  DEFAULT_FILE_BYTES_PER_TOKEN,
+  DEFAULT_IMAGE_TOKENS,
+  DEFAULT_URL_FILE_TOKENS,
+  estimateMediaTokens,
+} from './estimate-media-tokens.js';
 export type {
   ContextCompressedEvent,
   ContextEvent,
@@ -88,19 +96,40 @@ export { type ContextErrorOf, isContextError } from './is-context-error.js';
 export { jsonDataProblem, MAX_JSON_DEPTH } from './json-data.js';
 export { assertValidLimit, keepNewest } from './keep-newest.js';
 export {
+  type ContentToolOutput,
+  type FilePart,
+  type ImagePart,
+  isMediaPart,
   isProtected,
+  isReasoningPart,
+  isSealedReasoning,
   isSummary,
+  type JsonToolOutput,
+  type JsonValue,
+  type MediaData,
   type Message,
+  mediaByteLength,
   messageParts,
   messageText,
+  type OpaquePart,
+  PART_TYPES_BY_ROLE,
   type Part,
+  type PartType,
+  type ProviderOptions,
+  partLabel,
+  type ReasoningPart,
   ROLES,
   type Role,
   type TextPart,
   type ThinkingPart,
+  type ToolApprovalRequestPart,
+  type ToolApprovalResponsePart,
   type ToolCallPart,
+  type ToolOutputContentPart,
+  type ToolResultOutput,
   type ToolResultPart,
   toolCallsOf,
+  toolOutputText,
   toolResultsOf,
 } from './message.js';
 export {

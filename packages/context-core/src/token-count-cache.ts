@@ -1,3 +1,4 @@
+import { MAX_JSON_DEPTH } from './json-data.js';
 import type { Message } from './message.js';
 
 /**
@@ -6,10 +7,9 @@ import type { Message } from './message.js';
  * only the library (counting, or a store reading back a count it made at append) writes here.
  *
  * An entry belongs to one message object and one counter name, and holds a snapshot of the
- * content it was made for: the content array or string and, for parts, every part object and
- * each of its field values, with the JSON of every field that holds an object (a tool call's
- * input). A message whose content was replaced or edited in place, deep inside an input
- * included, no longer matches its snapshot and is counted again. Values that change on every
+ * content it was made for: the content array or string and every object, key and value inside
+ * it (bytes by identity and length). A message whose content was replaced or edited in place,
+ * deep inside a tool input included, no longer matches its snapshot and is counted again. Values that change on every
  * read (getters, proxies) are not data, and are not supported. The pipeline's last check counts
  * the prompt without this cache (see `countTokensUncached`), so no stale entry can send a prompt
  * over its budget.
@@ -45,54 +45,53 @@ interface CountEntry {
 }
 
 /**
- * The content object, then each part followed by its keys and field values, in order; a field
- * holding an object is followed by its JSON.
+ * The content, then every value inside it in a fixed walk order: each object or array itself,
+ * then its keys and values, nested objects walked in turn. Bytes (`Uint8Array`, `ArrayBuffer`)
+ * and `URL`s are recorded by identity with their length or address, not walked: an image is
+ * never re-read to check a count. The walk is linear in the number of values, never in the
+ * length of a string (strings compare by identity first).
  */
 type ContentSnapshot = { content: Message['content']; values: readonly unknown[] | undefined };
 
 function snapshotOf(content: Message['content']): ContentSnapshot {
   if (typeof content === 'string' || !Array.isArray(content)) return { content, values: undefined };
   const values: unknown[] = [];
-  for (const part of content) {
-    values.push(part);
-    if (typeof part === 'object' && part !== null) {
-      for (const key in part) {
-        const value = (part as unknown as Record<string, unknown>)[key];
-        values.push(key, value);
-        if (typeof value === 'object' && value !== null) values.push(jsonOf(value));
-      }
-    }
-  }
+  walk(content, (value) => {
+    values.push(value);
+    return true;
+  });
   return { content, values };
 }
 
 function sameContent(snapshot: ContentSnapshot, content: Message['content']): boolean {
   if (snapshot.content !== content) return false;
-  const values = snapshot.values;
-  if (values === undefined) return true;
+  const before = snapshot.values;
+  if (before === undefined) return true;
   let at = 0;
-  for (const part of content as readonly unknown[]) {
-    if (values[at++] !== part) return false;
-    if (typeof part === 'object' && part !== null) {
-      for (const key in part) {
-        const value = (part as Record<string, unknown>)[key];
-        if (values[at++] !== key || values[at++] !== value) return false;
-        if (typeof value === 'object' && value !== null && values[at++] !== jsonOf(value)) {
-          return false;
-        }
-      }
+  const matches = walk(content, (value) => before[at++] === value);
+  return matches && at === before.length;
+}
+
+/**
+ * Visits `root` and everything inside it in a fixed order (see {@link ContentSnapshot}), until
+ * `visit` returns false; returns whether every visit returned true. A value met again on its own
+ * path (a cycle) or nested deeper than any valid message is visited as a fresh symbol, which
+ * matches nothing: such content is always counted again.
+ */
+function walk(root: unknown, visit: (value: unknown) => boolean): boolean {
+  const path = new Set<object>();
+  const step = (value: unknown, depth: number): boolean => {
+    if (typeof value !== 'object' || value === null) return visit(value);
+    if (path.has(value) || depth > MAX_JSON_DEPTH) return visit(Symbol('unmatched'));
+    if (!visit(value)) return false;
+    if (value instanceof Uint8Array || value instanceof ArrayBuffer) return visit(value.byteLength);
+    if (value instanceof URL) return visit(value.href);
+    path.add(value);
+    for (const key in value) {
+      if (!visit(key) || !step((value as Record<string, unknown>)[key], depth + 1)) return false;
     }
-  }
-  return at === values.length;
+    path.delete(value);
+    return true;
+  };
+  return step(root, 0);
 }
-
-/** The JSON of a field's object value; one that does not serialize gets a value of its own. */
-function jsonOf(value: object): string | symbol {
-  try {
-    return JSON.stringify(value);
-  } catch {
-    return UNSERIALIZABLE;
-  }
-}
-
-const UNSERIALIZABLE = Symbol('unserializable');

@@ -1,9 +1,12 @@
+import type { FilePart, ImagePart } from './message.js';
+
 /**
- * Counts the tokens of a piece of text for one tokenizer.
+ * Counts the tokens of a piece of text for one tokenizer, and optionally of images and files.
  *
  * Any tokenizer plugs in: wrap its encoder in an object with a stable `name` and a `count`
  * method. The name identifies the counts it produces: a cached {@link Message.tokens} is reused
  * only by a counter with the same name, so two counters that can disagree must not share one.
+ * A counter without `countMedia` prices images and files by `estimateMediaTokens`.
  *
  * @example
  * ```ts
@@ -16,4 +19,9 @@ export interface TokenCounter {
   readonly name: string;
   /** Number of tokens in `text`. Must be deterministic, must not throw for any string. */
   count(text: string): number;
+  /**
+   * Tokens an image or file costs the model this counter is for (its name must then say which
+   * pricing it applies). Must be deterministic, must not throw for a valid part.
+   */
+  countMedia?(part: ImagePart | FilePart): number;
 }

@@ -1,7 +1,6 @@
-import { ContextError } from './context-error.js';
 import { InvalidMessageError } from './error-families.js';
 import { jsonDataProblem } from './json-data.js';
-import { type Message, ROLES } from './message.js';
+import { type Message, PART_TYPES_BY_ROLE, type PartType, ROLES, type Role } from './message.js';
 import { unstorableIdProblem } from './storable-id.js';
 
 /** Options of {@link validateMessages}. */
@@ -10,22 +9,33 @@ export interface ValidateMessagesOptions {
   knownToolCallIds?: Iterable<string>;
   /** Tool calls already answered before these messages; a second result for one is rejected. */
   answeredToolCallIds?: Iterable<string>;
+  /** Approvals requested before these messages that responses may answer. */
+  knownApprovalIds?: Iterable<string>;
+  /** Approvals already answered before these messages; a second response to one is rejected. */
+  answeredApprovalIds?: Iterable<string>;
   /** The package validating, for the error prefix. */
   source?: string;
 }
 
-const PART_TYPES = new Set(['text', 'thinking', 'tool-call', 'tool-result']);
-
 /**
- * Checks that `messages` is a well-formed history and throws a {@link ContextError} with code
- * `invalid_message` naming the index (and part) of the first problem: unknown role, content
- * neither string nor parts, unknown part type, fields of the wrong type, a tool-call part outside
- * an assistant message, a tool-result part outside a tool message, a result whose `toolCallId`
- * has no earlier call, a duplicate `toolCallId`, or a second result for one call; a hole in the
- * array or in a content array; a `meta` or tool-call `input` that is not JSON data reading back as
- * written (cycles, BigInt, NaN, class instances, nesting past `MAX_JSON_DEPTH`: see
- * `jsonDataProblem`); an `id` or `toolCallId` that cannot be stored as written (a lone surrogate, U+0000).
- * A call without a result is allowed: the newest assistant message may still await its tools.
+ * Checks that `messages` is a well-formed history.
+ *
+ * Refused: an unknown role; content neither a string nor an array of parts; a part type the role
+ * may not hold (see `PART_TYPES_BY_ROLE`; anything unknown goes in an `opaque` part); a field of
+ * the wrong type (an image without data, a tool-result output that is neither a string, a JSON
+ * output nor content parts, ...); a tool result or approval response with no earlier call or
+ * request, a second result or response for one, a duplicate `toolCallId` or `approvalId`; a
+ * tool result in an assistant message that does not answer a provider-executed call of that
+ * message; a hole in an array; `meta`, `providerOptions`, a tool input, a JSON output or an
+ * opaque value that is not JSON data reading back as written (cycles, BigInt, NaN, class
+ * instances, nesting past `MAX_JSON_DEPTH`: see `jsonDataProblem`); an `id`, `toolCallId` or
+ * `approvalId` that cannot be stored as written (a lone surrogate, U+0000). A call without a
+ * result is allowed: the newest assistant message may still await its tools.
+ *
+ * @param messages - the history to check, oldest first
+ * @param options - tool calls and approvals known from before `messages`
+ * @throws InvalidMessageError (`invalid_message`) naming the message index, the part index and
+ *   the field of the first problem, in `message` and in `details` (`index`, `part`, `field`)
  */
 export function validateMessages(messages: unknown, options: ValidateMessagesOptions = {}): void {
   const source = options.source;
@@ -36,133 +46,342 @@ export function validateMessages(messages: unknown, options: ValidateMessagesOpt
       message: `Expected an array of messages, got ${describe(messages)}.`,
     });
   }
-  const calls = new Set(options.knownToolCallIds ?? []);
-  const answered = new Set(options.answeredToolCallIds ?? []);
+  const pairs: PairState = {
+    calls: new Set(options.knownToolCallIds ?? []),
+    answered: new Set(options.answeredToolCallIds ?? []),
+    approvals: new Set(options.knownApprovalIds ?? []),
+    approved: new Set(options.answeredApprovalIds ?? []),
+  };
   // Index by index, not forEach: a hole in the array is a missing message, not one to skip.
   for (let index = 0; index < messages.length; index += 1) {
-    const message: unknown = messages[index];
-    const fail = (problem: string, part?: number): never => {
-      const where = part === undefined ? `message ${index}` : `message ${index}, part ${part}`;
-      throw new InvalidMessageError({
-        code: 'invalid_message',
-        source,
-        message: `Invalid ${where}: ${problem}`,
-        details: { index, ...(part === undefined ? {} : { part }) },
-      });
-    };
-    if (typeof message !== 'object' || message === null || Array.isArray(message)) {
-      fail(`expected an object, got ${describe(message)}.`);
-    }
-    const { role, content, id, tokens, tokenCounter, meta } = message as Message;
-    if (!ROLES.includes(role)) fail(`unknown role ${describe(role)}.`);
-    if (id !== undefined && typeof id !== 'string')
-      fail(`id must be a string, got ${describe(id)}.`);
-    if (id !== undefined) requireStorable('id', id, fail);
-    if (tokens !== undefined && !(Number.isInteger(tokens) && tokens >= 0)) {
-      fail(`tokens must be a non-negative integer, got ${describe(tokens)}.`);
-    }
-    if (tokenCounter !== undefined && typeof tokenCounter !== 'string') {
-      fail(`tokenCounter must be a string, got ${describe(tokenCounter)}.`);
-    }
-    if (meta !== undefined && (typeof meta !== 'object' || meta === null || Array.isArray(meta))) {
-      fail(`meta must be an object, got ${describe(meta)}.`);
-    }
-    if (meta !== undefined) {
-      const problem = jsonDataProblem(meta, 'meta');
-      if (problem !== undefined) fail(problem);
-    }
-    if (typeof content === 'string') {
-      if (role === 'tool') fail('a tool message must hold tool-result parts, not a string.');
-      continue;
-    }
-    if (!Array.isArray(content)) {
-      fail(`content must be a string or an array of parts, got ${describe(content)}.`);
-    }
-    if (role === 'tool' && content.length === 0)
-      fail('a tool message must hold tool-result parts.');
-    for (let partIndex = 0; partIndex < content.length; partIndex += 1) {
-      const part: unknown = content[partIndex];
-      if (typeof part !== 'object' || part === null) {
-        fail(`expected a part object, got ${describe(part)}.`, partIndex);
-      }
-      const candidate = part as Record<string, unknown>;
-      const type = candidate.type;
-      if (typeof type !== 'string' || !PART_TYPES.has(type)) {
-        fail(`unknown part type ${describe(type)}.`, partIndex);
-      }
-      const requireString = (field: string, nonEmpty = false) => {
-        const value = candidate[field];
-        if (typeof value !== 'string' || (nonEmpty && value.length === 0)) {
-          fail(
-            `${type} ${field} must be a ${nonEmpty ? 'non-empty ' : ''}string, got ${describe(value)}.`,
-            partIndex,
-          );
-        }
-        return value as string;
-      };
-      if (role === 'tool' && type !== 'tool-result') {
-        fail(`a tool message may hold only tool-result parts, got ${type}.`, partIndex);
-      }
-      switch (type) {
-        case 'text':
-          requireString('text');
-          break;
-        case 'thinking':
-          requireString('text');
-          if (candidate.signature !== undefined) requireString('signature');
-          break;
-        case 'tool-call': {
-          if (role !== 'assistant')
-            fail(`a tool-call part belongs in an assistant message, not ${role}.`, partIndex);
-          const callId = requireString('toolCallId', true);
-          requireStorable('toolCallId', callId, (problem) => fail(problem, partIndex));
-          requireString('toolName', true);
-          if (candidate.input !== undefined) {
-            const problem = jsonDataProblem(candidate.input, 'input');
-            if (problem !== undefined) fail(`tool-call ${problem}`, partIndex);
-          }
-          if (calls.has(callId)) fail(`duplicate toolCallId ${describe(callId)}.`, partIndex);
-          calls.add(callId);
-          break;
-        }
-        case 'tool-result': {
-          if (role !== 'tool')
-            fail(`a tool-result part belongs in a tool message, not ${role}.`, partIndex);
-          const callId = requireString('toolCallId', true);
-          requireString('toolName');
-          requireString('output');
-          if (candidate.isError !== undefined && typeof candidate.isError !== 'boolean') {
-            fail(
-              `tool-result isError must be a boolean, got ${describe(candidate.isError)}.`,
-              partIndex,
-            );
-          }
-          if (!calls.has(callId)) {
-            fail(
-              `tool result ${describe(callId)} has no earlier tool call with that id.`,
-              partIndex,
-            );
-          }
-          if (answered.has(callId))
-            fail(`tool call ${describe(callId)} already has a result.`, partIndex);
-          answered.add(callId);
-          break;
-        }
-      }
-    }
+    validateMessage(messages[index], index, pairs, source);
   }
 }
 
 // --- internal helpers ---
 
+interface PairState {
+  calls: Set<string>;
+  answered: Set<string>;
+  approvals: Set<string>;
+  approved: Set<string>;
+}
+
+/** Throws the error for a problem at `field` of part `part` (if any) of message `index`. */
+type Fail = (problem: string, field?: string, part?: number) => never;
+
+const KNOWN_PART_TYPES = new Set<string>(Object.values(PART_TYPES_BY_ROLE).flat());
+
+function validateMessage(message: unknown, index: number, pairs: PairState, source?: string) {
+  const fail: Fail = (problem, field, part) => {
+    const where = part === undefined ? `message ${index}` : `message ${index}, part ${part}`;
+    throw new InvalidMessageError({
+      code: 'invalid_message',
+      source,
+      message: `Invalid ${where}${field === undefined ? '' : ` (${field})`}: ${problem}`,
+      details: {
+        index,
+        ...(part === undefined ? {} : { part }),
+        ...(field === undefined ? {} : { field }),
+      },
+    });
+  };
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) {
+    fail(`expected an object, got ${describe(message)}.`);
+  }
+  const { role, content, id, tokens, tokenCounter, meta, providerOptions } = message as Message;
+  if (!ROLES.includes(role)) fail(`unknown role ${describe(role)}.`, 'role');
+  if (id !== undefined && typeof id !== 'string')
+    fail(`id must be a string, got ${describe(id)}.`, 'id');
+  if (id !== undefined) requireStorable('id', id, fail);
+  if (tokens !== undefined && !(Number.isInteger(tokens) && tokens >= 0)) {
+    fail(`tokens must be a non-negative integer, got ${describe(tokens)}.`, 'tokens');
+  }
+  if (tokenCounter !== undefined && typeof tokenCounter !== 'string') {
+    fail(`tokenCounter must be a string, got ${describe(tokenCounter)}.`, 'tokenCounter');
+  }
+  if (meta !== undefined) requireJsonObject(meta, 'meta', fail);
+  if (providerOptions !== undefined)
+    requireProviderOptions(providerOptions, 'providerOptions', fail);
+  if (typeof content === 'string') {
+    if (role === 'tool') fail('a tool message must hold parts, not a string.', 'content');
+    return;
+  }
+  if (!Array.isArray(content)) {
+    fail(`content must be a string or an array of parts, got ${describe(content)}.`, 'content');
+  }
+  if (role === 'tool' && content.length === 0) fail('a tool message must hold parts.', 'content');
+  const ownCalls = new Map<string, boolean>();
+  for (let partIndex = 0; partIndex < content.length; partIndex += 1) {
+    const failPart: Fail = (problem, field) => fail(problem, field, partIndex);
+    validatePart(content[partIndex], role, pairs, ownCalls, failPart);
+  }
+}
+
+function validatePart(
+  part: unknown,
+  role: Role,
+  pairs: PairState,
+  ownCalls: Map<string, boolean>,
+  fail: Fail,
+): void {
+  if (typeof part !== 'object' || part === null || Array.isArray(part)) {
+    fail(`expected a part object, got ${describe(part)}.`);
+  }
+  const fields = part as Record<string, unknown>;
+  const type = fields.type;
+  if (typeof type !== 'string' || !KNOWN_PART_TYPES.has(type)) {
+    fail(`unknown part type ${describe(type)}: carry it in an opaque part.`, 'type');
+  }
+  if (!(PART_TYPES_BY_ROLE[role] as readonly string[]).includes(type)) {
+    fail(`a ${role} message may not hold a ${type} part.`, 'type');
+  }
+  const check = fieldChecker(fields, type, fail);
+  if (fields.providerOptions !== undefined) {
+    requireProviderOptions(fields.providerOptions, `${type}.providerOptions`, fail);
+  }
+  switch (type as PartType) {
+    case 'text':
+      check.string('text');
+      break;
+    case 'image':
+    case 'file':
+      validateMedia(fields, type, type, fail);
+      break;
+    case 'reasoning':
+      check.string('text');
+      for (const field of ['signature', 'redactedData', 'encryptedContent', 'itemId']) {
+        check.optionalString(field);
+      }
+      break;
+    case 'thinking':
+      check.string('text');
+      check.optionalString('signature');
+      break;
+    case 'tool-call': {
+      const callId = check.id('toolCallId');
+      check.string('toolName', true);
+      if (fields.input !== undefined) requireJson(fields.input, 'tool-call.input', fail);
+      check.optionalBoolean('providerExecuted');
+      if (pairs.calls.has(callId)) fail(`duplicate toolCallId ${describe(callId)}.`, 'toolCallId');
+      pairs.calls.add(callId);
+      ownCalls.set(callId, fields.providerExecuted === true);
+      break;
+    }
+    case 'tool-result': {
+      const callId = check.string('toolCallId', true);
+      check.string('toolName');
+      validateToolOutput(fields.output, fail);
+      check.optionalBoolean('isError');
+      if (!pairs.calls.has(callId)) {
+        fail(
+          `tool result ${describe(callId)} has no earlier tool call with that id.`,
+          'toolCallId',
+        );
+      }
+      if (role === 'assistant' && ownCalls.get(callId) !== true) {
+        fail(
+          `an assistant message holds only results of its own provider-executed calls; ${describe(callId)} is not one: put its result in a tool message.`,
+          'toolCallId',
+        );
+      }
+      if (pairs.answered.has(callId))
+        fail(`tool call ${describe(callId)} already has a result.`, 'toolCallId');
+      pairs.answered.add(callId);
+      break;
+    }
+    case 'tool-approval-request': {
+      const approvalId = check.id('approvalId');
+      const callId = check.string('toolCallId', true);
+      if (!pairs.calls.has(callId)) {
+        fail(
+          `approval request for ${describe(callId)}, which is no earlier tool call.`,
+          'toolCallId',
+        );
+      }
+      if (pairs.approvals.has(approvalId))
+        fail(`duplicate approvalId ${describe(approvalId)}.`, 'approvalId');
+      pairs.approvals.add(approvalId);
+      break;
+    }
+    case 'tool-approval-response': {
+      const approvalId = check.string('approvalId', true);
+      if (typeof fields.approved !== 'boolean') {
+        fail(`approved must be a boolean, got ${describe(fields.approved)}.`, `${type}.approved`);
+      }
+      check.optionalString('reason');
+      check.optionalBoolean('providerExecuted');
+      if (!pairs.approvals.has(approvalId)) {
+        fail(`approval response ${describe(approvalId)} has no earlier request.`, 'approvalId');
+      }
+      if (pairs.approved.has(approvalId))
+        fail(`approval ${describe(approvalId)} already has a response.`, 'approvalId');
+      pairs.approved.add(approvalId);
+      break;
+    }
+    case 'opaque':
+      if (!('value' in fields) || fields.value === undefined) {
+        fail('an opaque part must carry its value.', 'opaque.value');
+      }
+      requireJson(fields.value, 'opaque.value', fail);
+      break;
+  }
+}
+
+/** Checks an image or file part's fields; `path` names the part in errors. */
+function validateMedia(fields: Record<string, unknown>, type: string, path: string, fail: Fail) {
+  const dataField = type === 'image' ? 'image' : 'data';
+  const data = fields[dataField];
+  const isData =
+    (typeof data === 'string' && data.length > 0) ||
+    data instanceof Uint8Array ||
+    data instanceof ArrayBuffer ||
+    data instanceof URL;
+  if (!isData) {
+    fail(
+      `${type} ${dataField} must be base64 text, a URL, a Uint8Array or an ArrayBuffer, got ${describe(data)}.`,
+      `${path}.${dataField}`,
+    );
+  }
+  const mediaType = fields.mediaType;
+  if (
+    type === 'file'
+      ? typeof mediaType !== 'string' || mediaType === ''
+      : !isOptionalString(mediaType)
+  ) {
+    fail(
+      `${type} mediaType must be ${type === 'file' ? 'a non-empty' : 'a'} string, got ${describe(mediaType)}.`,
+      `${path}.mediaType`,
+    );
+  }
+  if (!isOptionalString(fields.filename)) {
+    fail(`filename must be a string, got ${describe(fields.filename)}.`, `${path}.filename`);
+  }
+  if (fields.providerOptions !== undefined) {
+    requireProviderOptions(fields.providerOptions, `${path}.providerOptions`, fail);
+  }
+}
+
+/** Checks a tool result's `output`: a string, `{ type: 'json', value }` or `{ type: 'content', value: parts }`. */
+function validateToolOutput(output: unknown, fail: Fail): void {
+  if (typeof output === 'string') return;
+  const expected =
+    "a string, { type: 'json', value } or { type: 'content', value: [text, image or file parts] }";
+  if (typeof output !== 'object' || output === null || Array.isArray(output)) {
+    fail(`tool-result output must be ${expected}, got ${describe(output)}.`, 'tool-result.output');
+  }
+  const { type, value } = output as Record<string, unknown>;
+  if (type === 'json') {
+    if (value === undefined) fail('a JSON output must have a value.', 'tool-result.output.value');
+    requireJson(value, 'tool-result.output.value', fail);
+    return;
+  }
+  if (type !== 'content' || !Array.isArray(value)) {
+    fail(`tool-result output must be ${expected}, got ${describe(output)}.`, 'tool-result.output');
+  }
+  for (let at = 0; at < value.length; at += 1) {
+    const path = `tool-result.output.value[${at}]`;
+    const item: unknown = value[at];
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+      fail(`expected a text, image or file part, got ${describe(item)}.`, path);
+    }
+    const fields = item as Record<string, unknown>;
+    if (fields.type === 'text') {
+      if (typeof fields.text !== 'string')
+        fail(`text must be a string, got ${describe(fields.text)}.`, `${path}.text`);
+      if (fields.providerOptions !== undefined) {
+        requireProviderOptions(fields.providerOptions, `${path}.providerOptions`, fail);
+      }
+    } else if (fields.type === 'image' || fields.type === 'file') {
+      validateMedia(fields, fields.type, path, fail);
+    } else {
+      fail(
+        `tool output content holds text, image and file parts, not ${describe(fields.type)}.`,
+        `${path}.type`,
+      );
+    }
+  }
+}
+
+function fieldChecker(fields: Record<string, unknown>, type: string, fail: Fail) {
+  const string = (field: string, nonEmpty = false): string => {
+    const value = fields[field];
+    if (typeof value !== 'string' || (nonEmpty && value.length === 0)) {
+      fail(
+        `${type} ${field} must be a ${nonEmpty ? 'non-empty ' : ''}string, got ${describe(value)}.`,
+        `${type}.${field}`,
+      );
+    }
+    return value as string;
+  };
+  return {
+    string,
+    /** A non-empty string that a store can hold as written. */
+    id(field: string): string {
+      const value = string(field, true);
+      requireStorable(field, value, (problem) => fail(problem, `${type}.${field}`));
+      return value;
+    },
+    optionalString(field: string): void {
+      if (!isOptionalString(fields[field])) {
+        fail(
+          `${type} ${field} must be a string, got ${describe(fields[field])}.`,
+          `${type}.${field}`,
+        );
+      }
+    },
+    optionalBoolean(field: string): void {
+      const value = fields[field];
+      if (value !== undefined && typeof value !== 'boolean') {
+        fail(`${type} ${field} must be a boolean, got ${describe(value)}.`, `${type}.${field}`);
+      }
+    },
+  };
+}
+
+function isOptionalString(value: unknown): boolean {
+  return value === undefined || typeof value === 'string';
+}
+
+function requireJson(value: unknown, path: string, fail: Fail): void {
+  const problem = jsonDataProblem(value, path);
+  if (problem !== undefined) fail(problem, path);
+}
+
+function requireJsonObject(value: unknown, path: string, fail: Fail): void {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    fail(`${path} must be an object, got ${describe(value)}.`, path);
+  }
+  requireJson(value, path, fail);
+}
+
+/** `providerOptions`: an object of objects of JSON data, keyed by provider. */
+function requireProviderOptions(value: unknown, path: string, fail: Fail): void {
+  requireJsonObject(value, path, fail);
+  for (const [provider, options] of Object.entries(value as object)) {
+    if (options === undefined) continue;
+    if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+      fail(
+        `${path}.${provider} must be an object of options, got ${describe(options)}.`,
+        `${path}.${provider}`,
+      );
+    }
+  }
+}
+
 /** Fails unless `value` can be stored and read back as written (see `unstorableIdProblem`). */
-function requireStorable(field: string, value: string, fail: (problem: string) => never): void {
+function requireStorable(
+  field: string,
+  value: string,
+  fail: (problem: string, field?: string) => never,
+): void {
   const problem = unstorableIdProblem(value);
-  if (problem !== undefined) fail(`${field} ${describe(value)} ${problem}.`);
+  if (problem !== undefined) fail(`${field} ${describe(value)} ${problem}.`, field);
 }
 
 function describe(value: unknown): string {
   if (value === null) return 'null';
+  if (value === undefined) return 'undefined';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'string')
     return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);

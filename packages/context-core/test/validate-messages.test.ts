@@ -38,9 +38,9 @@ describe('validateMessages', () => {
     ],
     [
       'unknown part type',
-      [{ role: 'user', content: [{ type: 'image' }] }],
+      [{ role: 'user', content: [{ type: 'video', url: 'x' }] }],
       0,
-      /part 0: unknown part type "image"/,
+      /part 0 \(type\): unknown part type "video": carry it in an opaque part/,
     ],
     ['tool result without a call', [user('a'), result('t9')], 1, /"t9" has no earlier tool call/],
     ['result before its call', [result('t1'), call('t1')], 0, /"t1" has no earlier tool call/],
@@ -61,7 +61,7 @@ describe('validateMessages', () => {
         },
       ],
       1,
-      /output must be a string, got an object/,
+      /\(tool-result\.output\): tool-result output must be a string, \{ type: 'json', value \}/,
     ],
     [
       'tool call outside an assistant message',
@@ -72,13 +72,13 @@ describe('validateMessages', () => {
         },
       ],
       0,
-      /tool-call part belongs in an assistant message, not user/,
+      /\(type\): a user message may not hold a tool-call part/,
     ],
     [
       'tool message with a string',
       [{ role: 'tool', content: 'hi' }],
       0,
-      /must hold tool-result parts/,
+      /a tool message must hold parts, not a string/,
     ],
     [
       'negative tokens',
@@ -174,7 +174,7 @@ describe('validateMessages', () => {
           content: [{ type: 'tool-call', toolCallId: 'c', toolName: 't', input: deep }],
         },
       ]).message,
-    ).toMatch(/part 0: tool-call input(\.next)+ is nested/);
+    ).toMatch(/part 0 \(tool-call\.input\): tool-call\.input(\.next)+ is nested/);
   });
 
   it('refuses ids that cannot be stored as written', () => {

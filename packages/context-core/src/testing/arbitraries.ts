@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { countTokens, withTokenCount } from '../count-tokens.js';
-import type { Message, Part } from '../message.js';
+import type { FilePart, ImagePart, Message, Part, ToolResultOutput } from '../message.js';
 import type { TokenBudget } from '../token-budget.js';
 import type { TokenCounter } from '../token-counter.js';
 import { SAMPLE_TEXT_KINDS, type SampleTextKind, sampleText } from './sample-text.js';
@@ -19,13 +19,21 @@ export interface HistoryArbitraryOptions {
   system?: boolean;
   /** Whether assistant steps may end with tool calls that have no results yet; default true. */
   pendingCalls?: boolean;
+  /**
+   * Whether histories hold every part kind beyond text and tool calls: images and files (bytes,
+   * base64, URLs), reasoning of every form (signed, redacted, encrypted, plain, first-model
+   * `thinking`), JSON and content tool outputs, provider-executed tools, approvals, opaque parts
+   * and `providerOptions` on messages and parts; default true.
+   */
+  richParts?: boolean;
 }
 
 /**
  * Random valid agent histories: an optional system prompt, user turns (some pinned, some in
- * Chinese or JSON), assistant steps with thinking, text and parallel tool calls, tool results of
- * every size (one message per result, or several results in one message), and now and then a
- * pending call in the newest step. Every message has a unique `id` (`h0`, `h1`, …) and every
+ * Chinese or JSON, some with images and files), assistant steps with reasoning, text and parallel
+ * tool calls (some provider-executed, some awaiting approval), tool results of every size and
+ * shape (one message per result, or several results in one message), and now and then a
+ * pending call in the newest step; with `richParts`, provider options and opaque parts too. Every message has a unique `id` (`h0`, `h1`, …) and every
  * history passes `validateMessages`.
  */
 export function arbitraryHistory(options: HistoryArbitraryOptions = {}): fc.Arbitrary<Message[]> {
@@ -37,6 +45,9 @@ export function arbitraryHistory(options: HistoryArbitraryOptions = {}): fc.Arbi
     system = true,
   } = options;
   const pendingCalls = options.pendingCalls ?? true;
+  const rich = options.richParts ?? true;
+  const richOr = <T>(arbitrary: fc.Arbitrary<T>, plain: T): fc.Arbitrary<T> =>
+    rich ? arbitrary : fc.constant(plain);
   const text = (maxLength: number) =>
     fc.record({
       kind: fc.constantFrom<SampleTextKind>(...SAMPLE_TEXT_KINDS),
@@ -57,9 +68,22 @@ export function arbitraryHistory(options: HistoryArbitraryOptions = {}): fc.Arbi
     ),
     output: text(maxOutputChars),
     isError: fc.boolean(),
+    outputShape: richOr(
+      fc.constantFrom<OutputShape>('string', 'string', 'json', 'content'),
+      'string',
+    ),
+    providerExecuted: richOr(
+      fc.integer({ min: 0, max: 3 }).map((draw) => draw === 0),
+      false,
+    ),
+    approval: richOr(fc.boolean(), false),
+    options: richOr(fc.boolean(), false),
   });
   const step = fc.record({
     thinking: fc.option(text(3_000), { nil: undefined }),
+    reasoningForm: richOr(fc.constantFrom<ReasoningForm>(...REASONING_FORMS), 'thinking'),
+    opaque: richOr(fc.boolean(), false),
+    options: richOr(fc.boolean(), false),
     reply: fc.option(text(1_500), { nil: undefined }),
     calls: fc.array(toolCall, { maxLength: 3 }),
     resultsInOneMessage: fc.boolean(),
@@ -68,6 +92,9 @@ export function arbitraryHistory(options: HistoryArbitraryOptions = {}): fc.Arbi
   const turn = fc.record({
     user: text(1_500),
     pinned: fc.boolean(),
+    attachments: richOr(fc.array(fc.constantFrom<MediaForm>(...MEDIA_FORMS), { maxLength: 2 }), []),
+    attachmentSeed: fc.nat(),
+    options: richOr(fc.boolean(), false),
     steps: fc.array(step, { minLength: 1, maxLength: 3 }),
   });
   return fc
@@ -86,35 +113,79 @@ export function arbitraryHistory(options: HistoryArbitraryOptions = {}): fc.Arbi
         add({ role: 'system', content: render(spec.system) || 'You are a helpful agent.' });
       let callNumber = 0;
       spec.turns.forEach((userTurn, turnIndex) => {
+        const userText = render(userTurn.user) || 'Continue.';
+        const attachments = userTurn.attachments.map((form, index) =>
+          mediaPart(form, userTurn.attachmentSeed + index),
+        );
         add({
           role: 'user',
-          content: render(userTurn.user) || 'Continue.',
+          content:
+            attachments.length === 0
+              ? userText
+              : [{ type: 'text', text: userText }, ...attachments],
           ...pin(userTurn.pinned),
+          ...(userTurn.options ? { providerOptions: CACHE_OPTIONS } : {}),
         });
         userTurn.steps.forEach((assistantStep, stepIndex) => {
           const parts: Part[] = [];
           if (assistantStep.thinking) {
+            parts.push(
+              reasoningPart(
+                assistantStep.reasoningForm,
+                render(assistantStep.thinking),
+                callNumber,
+              ),
+            );
+          }
+          if (assistantStep.reply) {
             parts.push({
-              type: 'thinking',
-              text: render(assistantStep.thinking),
-              signature: `sig-${callNumber}`,
+              type: 'text',
+              text: render(assistantStep.reply),
+              ...(assistantStep.options ? { providerOptions: CACHE_OPTIONS } : {}),
             });
           }
-          if (assistantStep.reply) parts.push({ type: 'text', text: render(assistantStep.reply) });
+          if (assistantStep.opaque) {
+            parts.push({
+              type: 'opaque',
+              value: { type: 'citation', source: `doc-${callNumber}`, spans: [1, 2] },
+            });
+          }
           const calls = assistantStep.calls.map((call) => ({
             ...call,
             toolCallId: `call_${callNumber++}`,
           }));
+          const resultOf = (call: (typeof calls)[number]): Part => ({
+            type: 'tool-result',
+            toolCallId: call.toolCallId,
+            toolName: call.toolName,
+            output: toolOutput(call.outputShape, render(call.output), call.toolCallId),
+            ...(call.isError ? { isError: true } : {}),
+            ...(call.options
+              ? { providerOptions: { openai: { itemId: `out_${call.toolCallId}` } } }
+              : {}),
+          });
+          const awaited = calls.filter((call) => !call.providerExecuted);
           for (const call of calls) {
             parts.push({
               type: 'tool-call',
               toolCallId: call.toolCallId,
               toolName: call.toolName,
               input: { path: `/srv/${call.toolCallId}`, limit: 50 },
+              ...(call.providerExecuted ? { providerExecuted: true } : {}),
+              ...(call.options ? { providerOptions: { anthropic: { caller: 'direct' } } } : {}),
             });
+            if (call.providerExecuted) parts.push(resultOf(call));
+            else if (call.approval) {
+              parts.push({
+                type: 'tool-approval-request',
+                approvalId: `approve_${call.toolCallId}`,
+                toolCallId: call.toolCallId,
+              });
+            }
           }
           if (parts.length === 0) parts.push({ type: 'text', text: 'Done.' });
-          const contentIsString = parts.length === 1 && parts[0]?.type === 'text';
+          const contentIsString =
+            parts.length === 1 && parts[0]?.type === 'text' && !parts[0].providerOptions;
           add({
             role: 'assistant',
             content: contentIsString ? (parts[0] as { text: string }).text : parts,
@@ -122,14 +193,17 @@ export function arbitraryHistory(options: HistoryArbitraryOptions = {}): fc.Arbi
           });
           const newest =
             turnIndex === spec.turns.length - 1 && stepIndex === userTurn.steps.length - 1;
-          if (calls.length === 0 || (pendingCalls && newest && spec.pendingLast)) return;
-          const results: Part[] = calls.map((call) => ({
-            type: 'tool-result',
-            toolCallId: call.toolCallId,
-            toolName: call.toolName,
-            output: render(call.output),
-            ...(call.isError ? { isError: true } : {}),
-          }));
+          if (awaited.length === 0 || (pendingCalls && newest && spec.pendingLast)) return;
+          const approvals: Part[] = awaited
+            .filter((call) => call.approval)
+            .map((call) => ({
+              type: 'tool-approval-response',
+              approvalId: `approve_${call.toolCallId}`,
+              approved: !call.isError,
+              ...(call.isError ? { reason: 'Not on production.' } : {}),
+            }));
+          if (approvals.length > 0) add({ role: 'tool', content: approvals });
+          const results = awaited.map(resultOf);
           if (assistantStep.resultsInOneMessage) add({ role: 'tool', content: results });
           else for (const result of results) add({ role: 'tool', content: [result] });
         });
@@ -167,6 +241,103 @@ export function arbitraryHistoryWithBudget(
 }
 
 // --- internal helpers ---
+
+type OutputShape = 'string' | 'json' | 'content';
+const REASONING_FORMS = ['thinking', 'signed', 'redacted', 'encrypted', 'plain'] as const;
+type ReasoningForm = (typeof REASONING_FORMS)[number];
+const MEDIA_FORMS = [
+  'png-bytes',
+  'png-base64',
+  'image-url',
+  'pdf-base64',
+  'pdf-bytes',
+  'text-url',
+] as const;
+type MediaForm = (typeof MEDIA_FORMS)[number];
+const CACHE_OPTIONS = { anthropic: { cacheControl: { type: 'ephemeral' } } };
+
+function reasoningPart(form: ReasoningForm, text: string, number: number): Part {
+  switch (form) {
+    case 'thinking':
+      return { type: 'thinking', text, signature: `sig-${number}` };
+    case 'signed':
+      return { type: 'reasoning', text, signature: `sig-${number}` };
+    case 'redacted':
+      return { type: 'reasoning', text: '', redactedData: `redacted-${number}-${text.length}` };
+    case 'encrypted':
+      return {
+        type: 'reasoning',
+        text,
+        encryptedContent: `gAAAA${number}${text.length}`,
+        itemId: `rs_${number}`,
+        providerOptions: { openai: { itemId: `rs_${number}` } },
+      };
+    case 'plain':
+      return { type: 'reasoning', text };
+  }
+}
+
+/** Deterministic bytes: `length` of them from `seed`. */
+function bytes(seed: number, length: number): Uint8Array {
+  const out = new Uint8Array(length);
+  let state = seed >>> 0 || 1;
+  for (let index = 0; index < length; index += 1) {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    out[index] = state >>> 24;
+  }
+  return out;
+}
+
+function base64(data: Uint8Array): string {
+  let binary = '';
+  for (const byte of data) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+function mediaPart(form: MediaForm, seed: number): ImagePart | FilePart {
+  const length = 64 + (seed % 4000);
+  switch (form) {
+    case 'png-bytes':
+      return { type: 'image', image: bytes(seed, length), mediaType: 'image/png' };
+    case 'png-base64':
+      return { type: 'image', image: base64(bytes(seed, length)), mediaType: 'image/png' };
+    case 'image-url':
+      return { type: 'image', image: new URL(`https://example.com/shots/${seed}.jpg`) };
+    case 'pdf-base64':
+      return {
+        type: 'file',
+        data: base64(bytes(seed, length)),
+        mediaType: 'application/pdf',
+        filename: `report-${seed}.pdf`,
+        providerOptions: CACHE_OPTIONS,
+      };
+    case 'pdf-bytes':
+      return { type: 'file', data: bytes(seed, length), mediaType: 'application/pdf' };
+    case 'text-url':
+      return {
+        type: 'file',
+        data: `https://example.com/notes/${seed}.txt`,
+        mediaType: 'text/plain',
+      };
+  }
+}
+
+function toolOutput(shape: OutputShape, text: string, callId: string): ToolResultOutput {
+  switch (shape) {
+    case 'string':
+      return text;
+    case 'json':
+      return { type: 'json', value: { callId, lines: text.split('\n').slice(0, 50), ok: true } };
+    case 'content':
+      return {
+        type: 'content',
+        value: [
+          { type: 'text', text },
+          { type: 'image', image: base64(bytes(text.length, 96)), mediaType: 'image/png' },
+        ],
+      };
+  }
+}
 
 function render(spec: { kind: SampleTextKind; length: number; seed: number }): string {
   return sampleText(spec.kind, spec.length, spec.seed);

@@ -1,9 +1,16 @@
 import type { CompressionReport } from '../context-compressor.js';
 import { countMessageTokens, countTokens } from '../count-tokens.js';
 import { groupUnits } from '../group-units.js';
-import { isProtected, isSummary, type Message } from '../message.js';
+import {
+  isProtected,
+  isSummary,
+  type Message,
+  type Part,
+  type ToolResultPart,
+} from '../message.js';
 import { budgetLimit, type TokenBudget } from '../token-budget.js';
 import type { TokenCounter } from '../token-counter.js';
+import { sameData } from './same-data.js';
 
 /** One compression to check: what went in, what came out. */
 export interface CompressionCase {
@@ -52,7 +59,7 @@ export const compressionInvariants = Object.freeze({
     return `output has ${outputTokens} tokens, over the limit of ${limit}`;
   },
 
-  /** Every tool result has its call earlier in the output, and a kept call keeps all its results. */
+  /** Every tool result has its call earlier in the output, a kept call keeps all its results, and every approval response has its request before it. */
   toolPairsIntact({ input, output }: MeasuredCompressionCase): string | undefined {
     const resultsInInput = new Set<string>();
     for (const message of input) for (const id of resultIds(message)) resultsInInput.add(id);
@@ -68,6 +75,15 @@ export const compressionInvariants = Object.freeze({
     for (const id of calls) {
       if (resultsInInput.has(id) && !results.has(id))
         return `call ${id} was kept without its result`;
+    }
+    const requested = new Set<string>();
+    for (const [index, message] of output.entries()) {
+      if (typeof message.content === 'string') continue;
+      for (const part of message.content) {
+        if (part.type === 'tool-approval-request') requested.add(part.approvalId);
+        if (part.type === 'tool-approval-response' && !requested.has(part.approvalId))
+          return `output ${index} answers approval ${part.approvalId} without its request before it`;
+      }
     }
     return undefined;
   },
@@ -124,9 +140,35 @@ export const compressionInvariants = Object.freeze({
     limit,
   }: MeasuredCompressionCase): string | undefined {
     if (inputTokens > limit) return undefined;
-    return JSON.stringify(output) === JSON.stringify(input)
-      ? undefined
-      : 'a history that fits was changed';
+    return sameData(output, input) ? undefined : 'a history that fits was changed';
+  },
+
+  /**
+   * What survives is what went in, or a documented replacement. A kept message keeps its
+   * `providerOptions`. Every image, file, reasoning, tool call, approval and opaque part of the
+   * output is deep-equal to a part of its input message (sealed reasoning is never edited; a
+   * removed part may leave a text part in its place). A tool result keeps its call id, name,
+   * `isError` and `providerOptions`; its output is the input's, a string (cut or masked), or
+   * content whose images and files are the input's and whose other items are text.
+   */
+  partsFaithful({ input, output }: MeasuredCompressionCase): string | undefined {
+    const byId = new Map<string, Message>();
+    for (const message of input) if (message.id !== undefined) byId.set(message.id, message);
+    for (const [index, message] of output.entries()) {
+      const original = message.id === undefined ? undefined : byId.get(message.id);
+      if (original === undefined || isSummary(message)) continue;
+      if (!sameData(message.providerOptions, original.providerOptions)) {
+        return `output ${index} (id ${message.id}) changed its providerOptions`;
+      }
+      if (typeof message.content === 'string') continue;
+      const before = typeof original.content === 'string' ? [] : original.content;
+      for (const [at, part] of message.content.entries()) {
+        const problem = partProblem(part, before);
+        if (problem !== undefined)
+          return `output ${index} (id ${message.id}), part ${at}: ${problem}`;
+      }
+    }
+    return undefined;
   },
 
   /**
@@ -199,6 +241,36 @@ export function mandatoryTokens(messages: readonly Message[], counter: TokenCoun
 }
 
 // --- internal helpers ---
+
+/** Why `part` is neither one of `before` nor a documented replacement of one, if it is not. */
+function partProblem(part: Part, before: readonly Part[]): string | undefined {
+  if (part.type === 'text' || before.some((original) => sameData(original, part))) return undefined;
+  if (part.type !== 'tool-result')
+    return `a ${part.type} part that is not deep-equal to an input part`;
+  const original = before.find(
+    (candidate): candidate is ToolResultPart =>
+      candidate.type === 'tool-result' && candidate.toolCallId === part.toolCallId,
+  );
+  if (original === undefined) return `tool result ${part.toolCallId} is not from the input`;
+  for (const field of ['toolName', 'isError', 'providerOptions'] as const) {
+    if (!sameData(part[field], original[field]))
+      return `tool result ${part.toolCallId} changed ${field}`;
+  }
+  const output = part.output;
+  if (typeof output === 'string') return undefined;
+  if (output.type === 'json')
+    return `tool result ${part.toolCallId} has a JSON output that is not the input's`;
+  const media =
+    typeof original.output === 'object' && original.output.type === 'content'
+      ? original.output.value
+      : [];
+  const foreign = output.value.find(
+    (item) => item.type !== 'text' && !media.some((candidate) => sameData(candidate, item)),
+  );
+  return foreign === undefined
+    ? undefined
+    : `tool result ${part.toolCallId} holds a ${foreign.type} that is not the input's`;
+}
 
 function callIds(message: Message): string[] {
   if (typeof message.content === 'string') return [];

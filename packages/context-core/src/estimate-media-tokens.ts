@@ -1,0 +1,35 @@
+import { type FilePart, type ImagePart, mediaByteLength } from './message.js';
+
+/**
+ * Tokens assumed for an image when its counter has no pricing of its own: the cost of an image
+ * of about 1.15 megapixels on Anthropic models (width x height / 750), more than OpenAI's
+ * high-detail tiles or Gemini's 258-token tiles charge for one image of that size. For exact
+ * figures per provider and model, count with a counter from `@ctxkit/token-counters` that prices
+ * media.
+ */
+export const DEFAULT_IMAGE_TOKENS = 1600;
+
+/**
+ * Bytes of inline file data assumed per token when the counter has no pricing of its own: three,
+ * which overestimates English text (about four bytes a token) and stays near code and JSON.
+ */
+export const DEFAULT_FILE_BYTES_PER_TOKEN = 3;
+
+/** Tokens assumed for a file given by URL, whose size is unknown. */
+export const DEFAULT_URL_FILE_TOKENS = 3000;
+
+/**
+ * The tokens an image or file is assumed to cost when the counter does not price media: images
+ * {@link DEFAULT_IMAGE_TOKENS}; inline files one token per {@link DEFAULT_FILE_BYTES_PER_TOKEN}
+ * bytes; files by URL {@link DEFAULT_URL_FILE_TOKENS}. A documented estimate, not a provider's
+ * figure: it errs high so that budgets hold.
+ *
+ * @param part - the image or file
+ * @returns a whole number of tokens
+ */
+export function estimateMediaTokens(part: ImagePart | FilePart): number {
+  if (part.type === 'image') return DEFAULT_IMAGE_TOKENS;
+  const bytes = mediaByteLength(part.data);
+  if (bytes === undefined) return DEFAULT_URL_FILE_TOKENS;
+  return Math.ceil(bytes / DEFAULT_FILE_BYTES_PER_TOKEN);
+}
