@@ -1,13 +1,23 @@
-import { copyFileSync, readFileSync } from 'node:fs';
-import { createHeuristicCounter, type Message, type StoredToolOutput } from '@ctxkit/context-core';
-import Database from 'better-sqlite3';
+import { readFileSync } from 'node:fs';
+import {
+  type ArchiveInfo,
+  createHeuristicCounter,
+  type Message,
+  type StoredToolOutput,
+} from '@ctxkit/context-core';
 import { describe, expect, it } from 'vitest';
 import {
   createKyselySummaryStore,
   createKyselyToolOutputStore,
   createSqliteProvider,
 } from '../src/index.js';
-import { tempDatabasePath } from './helpers.js';
+import {
+  copyOfFixture,
+  databaseRows,
+  expectArchives,
+  expectRowsKept,
+  withoutCounts,
+} from './database-fixture.js';
 
 // test/fixtures/v1-database.sqlite was written by the first release of this package (commit
 // 036c689, schema migrations 0001 to 0003): a script run with tsx in a checkout of that commit
@@ -24,7 +34,7 @@ const expected = JSON.parse(
   readFileSync(new URL('./fixtures/v1-database.json', import.meta.url), 'utf8'),
 ) as {
   history: Record<string, Message[]>;
-  archives: { info: { archiveId: string }; messages: Message[] }[];
+  archives: { info: ArchiveInfo; messages: Message[] }[];
   events: unknown[];
   summary: unknown;
   toolOutput: StoredToolOutput;
@@ -36,42 +46,16 @@ function storedPart({ ref, text, meta }: StoredToolOutput): StoredToolOutput {
   return { ref, text, meta };
 }
 
-function withoutCounts(messages: Message[]): Message[] {
-  return messages.map(({ tokens: _tokens, tokenCounter: _counter, ...message }) => message);
-}
-
-/** A copy of the fixture, to open with this release. */
-function copyOfFixture(): string {
-  const file = tempDatabasePath('v1.sqlite');
-  copyFileSync(fixture, file);
-  return file;
-}
-
-/** Every stored tool output row, as the file holds it. */
-function toolOutputRows(file: string): unknown[] {
-  const raw = new Database(file, { readonly: true });
-  try {
-    return raw.prepare('select * from tool_outputs order by ref').all();
-  } finally {
-    raw.close();
-  }
-}
-
 describe('a database written by the first release', () => {
   it('reads back every message, archive, event, summary and tool output unchanged', async () => {
-    const file = copyOfFixture();
-    const rowsBefore = toolOutputRows(file);
+    const file = copyOfFixture(fixture);
+    const before = databaseRows(file);
     const provider = createSqliteProvider({ filename: file, counter: createHeuristicCounter() });
     try {
       for (const [conversationId, messages] of Object.entries(expected.history)) {
         expect(withoutCounts(await provider.getHistory(conversationId))).toEqual(messages);
       }
-      const archives = await provider.listArchives('ops');
-      expect(archives).toEqual(expected.archives.map((archive) => archive.info));
-      for (const archive of expected.archives) {
-        const messages = await provider.getArchive('ops', archive.info.archiveId);
-        expect(withoutCounts(messages)).toEqual(archive.messages);
-      }
+      await expectArchives(provider, 'ops', expected.archives);
       expect(await provider.listEvents('ops')).toEqual(expected.events);
       const summaries = createKyselySummaryStore({ db: provider.db });
       expect(await summaries.get('ops')).toEqual(expected.summary);
@@ -82,12 +66,12 @@ describe('a database written by the first release', () => {
     } finally {
       await provider.close();
     }
-    expect(toolOutputRows(file)).toEqual(rowsBefore);
+    expectRowsKept(file, before);
   });
 
   it('keeps each tool output in its conversation, and one stored without any for shared stores', async () => {
-    const file = copyOfFixture();
-    const rowsBefore = toolOutputRows(file);
+    const file = copyOfFixture(fixture);
+    const before = databaseRows(file);
     const provider = createSqliteProvider({ filename: file, counter: createHeuristicCounter() });
     try {
       const scoped = createKyselyToolOutputStore({ db: provider.db });
@@ -114,11 +98,11 @@ describe('a database written by the first release', () => {
     } finally {
       await provider.close();
     }
-    expect(toolOutputRows(file)).toEqual(rowsBefore);
+    expectRowsKept(file, before);
   });
 
   it('keeps taking appends and tool outputs after the upgrade', async () => {
-    const file = copyOfFixture();
+    const file = copyOfFixture(fixture);
     const provider = createSqliteProvider({ filename: file, counter: createHeuristicCounter() });
     try {
       await provider.append('ops', { role: 'user', content: 'And now?' });
