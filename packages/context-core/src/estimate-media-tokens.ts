@@ -1,11 +1,11 @@
 import { type FilePart, type ImagePart, mediaByteLength } from './message.js';
 
 /**
- * Tokens assumed for an image when its counter has no pricing of its own: the cost of an image
- * of about 1.15 megapixels on Anthropic models (width x height / 750), more than OpenAI's
- * high-detail tiles or Gemini's 258-token tiles charge for one image of that size. For exact
- * figures per provider and model, count with a counter from `@ctxkit/token-counters` that prices
- * media.
+ * Tokens assumed for an image when its counter has no pricing of its own: a little above the
+ * most one image costs on Anthropic's standard tier (1,568) and OpenAI's tile models (1,105 at
+ * high detail). Patch-priced OpenAI models and Gemini 2.5 can charge more for a large image:
+ * for exact figures per provider and model, count with `withMediaPricing` from
+ * `@ctxkit/token-counters`, which reads each image's size from its header.
  */
 export const DEFAULT_IMAGE_TOKENS = 1600;
 

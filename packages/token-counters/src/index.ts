@@ -46,6 +46,7 @@ export {
 } from './estimate-pdf-tokens.js';
 export { estimateTextFileTokens, type TextFile } from './estimate-text-file-tokens.js';
 export type { ImageDimensions, ImageSize } from './image-dimensions.js';
+export { mediaBytes } from './media-bytes.js';
 export {
   countMessageOverheadTokens,
   MESSAGE_OVERHEAD,
@@ -65,4 +66,11 @@ export {
   openAIImageTokenization,
 } from './openai-image-tokenization.js';
 export { OPENAI_MAX_PATCHES } from './openai-patch-tokens.js';
+export { readImageSize } from './read-image-size.js';
 export type { ToolDeclaration } from './tool-declaration.js';
+export {
+  type MediaTarget,
+  PDF_BYTES_PER_PAGE,
+  URL_PDF_PAGES,
+  withMediaPricing,
+} from './with-media-pricing.js';
