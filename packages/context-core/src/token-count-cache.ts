@@ -46,7 +46,7 @@ interface CountEntry {
 
 /**
  * The content, then every value inside it in a fixed walk order: each object or array itself,
- * then its keys and values, nested objects walked in turn. Bytes (`Uint8Array`, `ArrayBuffer`)
+ * then its keys and values, nested objects walked in turn (see `record` and `matches`). Bytes (`Uint8Array`, `ArrayBuffer`)
  * and `URL`s are recorded by identity with their length or address, not walked: an image is
  * never re-read to check a count. The walk is linear in the number of values, never in the
  * length of a string (strings compare by identity first).
@@ -56,10 +56,7 @@ type ContentSnapshot = { content: Message['content']; values: readonly unknown[]
 function snapshotOf(content: Message['content']): ContentSnapshot {
   if (typeof content === 'string' || !Array.isArray(content)) return { content, values: undefined };
   const values: unknown[] = [];
-  walk(content, (value) => {
-    values.push(value);
-    return true;
-  });
+  record(content, values, new Set(), 0);
   return { content, values };
 }
 
@@ -67,31 +64,56 @@ function sameContent(snapshot: ContentSnapshot, content: Message['content']): bo
   if (snapshot.content !== content) return false;
   const before = snapshot.values;
   if (before === undefined) return true;
-  let at = 0;
-  const matches = walk(content, (value) => before[at++] === value);
-  return matches && at === before.length;
+  const cursor = { values: before, at: 0 };
+  return matches(content, cursor) && cursor.at === before.length;
 }
 
 /**
- * Visits `root` and everything inside it in a fixed order (see {@link ContentSnapshot}), until
- * `visit` returns false; returns whether every visit returned true. A value met again on its own
- * path (a cycle) or nested deeper than any valid message is visited as a fresh symbol, which
- * matches nothing: such content is always counted again.
+ * Pushes `value` and everything inside it onto `out`, in the order {@link matches} reads them. A
+ * value met again on its own path (a cycle) or nested deeper than any valid message is recorded
+ * as a fresh symbol, which nothing matches: such content is always counted again.
  */
-function walk(root: unknown, visit: (value: unknown) => boolean): boolean {
-  const path = new Set<object>();
-  const step = (value: unknown, depth: number): boolean => {
-    if (typeof value !== 'object' || value === null) return visit(value);
-    if (path.has(value) || depth > MAX_JSON_DEPTH) return visit(Symbol('unmatched'));
-    if (!visit(value)) return false;
-    if (value instanceof Uint8Array || value instanceof ArrayBuffer) return visit(value.byteLength);
-    if (value instanceof URL) return visit(value.href);
-    path.add(value);
-    for (const key in value) {
-      if (!visit(key) || !step((value as Record<string, unknown>)[key], depth + 1)) return false;
-    }
-    path.delete(value);
-    return true;
-  };
-  return step(root, 0);
+function record(value: unknown, out: unknown[], path: Set<object>, depth: number): void {
+  if (typeof value !== 'object' || value === null) {
+    out.push(value);
+    return;
+  }
+  if (path.has(value) || depth > MAX_JSON_DEPTH) {
+    out.push(Symbol('never matches'));
+    return;
+  }
+  out.push(value);
+  if (value instanceof Uint8Array || value instanceof ArrayBuffer) {
+    out.push(value.byteLength);
+    return;
+  }
+  if (value instanceof URL) {
+    out.push(value.href);
+    return;
+  }
+  path.add(value);
+  for (const key in value) {
+    out.push(key);
+    record((value as Record<string, unknown>)[key], out, path, depth + 1);
+  }
+  path.delete(value);
+}
+
+/**
+ * Whether `value` matches the recorded values from `cursor.at` on, advancing it. No cycle check
+ * is needed: a recorded cycle is a symbol that stops the walk at the first object it meets there.
+ */
+function matches(value: unknown, cursor: { values: readonly unknown[]; at: number }): boolean {
+  const { values } = cursor;
+  if (values[cursor.at++] !== value) return false;
+  if (typeof value !== 'object' || value === null) return true;
+  if (value instanceof Uint8Array || value instanceof ArrayBuffer) {
+    return values[cursor.at++] === value.byteLength;
+  }
+  if (value instanceof URL) return values[cursor.at++] === value.href;
+  for (const key in value) {
+    if (values[cursor.at++] !== key) return false;
+    if (!matches((value as Record<string, unknown>)[key], cursor)) return false;
+  }
+  return true;
 }
