@@ -4,18 +4,13 @@ import {
   createExtractiveSummarizer,
   createSummarizingCompressor,
 } from '@ctxkit/compressor-summarize';
-import {
-  type ContextCompressor,
-  createHeuristicCounter,
-  createTiktokenCounter,
-  type TokenCounter,
-  type ToolOutputStore,
-} from '@ctxkit/context-core';
+import type { ContextCompressor, TokenCounter, ToolOutputStore } from '@ctxkit/context-core';
 import {
   createKyselySummaryStore,
   createKyselyToolOutputStore,
   createSqliteProvider,
 } from '@ctxkit/provider-sqlite';
+import { createHeuristicCounter, createTiktokenCounter } from '@ctxkit/token-counters';
 import { offloadToolOutputs } from '@ctxkit/tool-output-store';
 import type { ChatModel } from './chat-model.js';
 import { SCRIPTED_MODEL, type WorkerConfig } from './config.js';

@@ -3,12 +3,12 @@ import {
   type CompressContext,
   ContextError,
   countTokens,
-  createHeuristicCounter,
   createInMemoryEventStore,
   isSummary,
   type Message,
 } from '@ctxkit/context-core';
 import { deepFreeze } from '@ctxkit/context-core/testing';
+import { createHeuristicCounter } from '@ctxkit/token-counters';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   type ChatSummarizerOptions,

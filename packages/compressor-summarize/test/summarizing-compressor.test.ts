@@ -1,5 +1,6 @@
-import { createHeuristicCounter, isSummary, type Message } from '@ctxkit/context-core';
+import { isSummary, type Message } from '@ctxkit/context-core';
 import { testCompressor, testSummaryStore } from '@ctxkit/context-core/testing';
+import { createHeuristicCounter } from '@ctxkit/token-counters';
 import { describe, expect, it } from 'vitest';
 import {
   createExtractiveSummarizer,

@@ -1,5 +1,6 @@
 import { copyFileSync, readFileSync } from 'node:fs';
-import { createHeuristicCounter, type Message, type StoredToolOutput } from '@ctxkit/context-core';
+import type { Message, StoredToolOutput } from '@ctxkit/context-core';
+import { createHeuristicCounter } from '@ctxkit/token-counters';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import {
