@@ -90,6 +90,7 @@ export async function runKits(): Promise<KitTestResult[]> {
   return files.flatMap((file) => testsOf(file, []));
 }
 
+/** The results of the tests under `task`, named by the suites above them in `path`. */
 function testsOf(task: Task, path: string[]): KitTestResult[] {
   if (task.type === 'suite') {
     const inner = task.file === task ? path : [...path, task.name];
@@ -102,6 +103,7 @@ function testsOf(task: Task, path: string[]): KitTestResult[] {
   return [resultOf(task, [...path, task.name])];
 }
 
+/** How `task` ended, under the name `path`. */
 function resultOf(task: Task, path: string[]): KitTestResult {
   return {
     name: path.join(' > '),
