@@ -12,8 +12,6 @@ import {
 import {
   type ContextCompressor,
   composeCompressors,
-  createHeuristicCounter,
-  createTiktokenCounter,
   type TokenCounter,
   type ToolOutputStore,
 } from '@ctxkit/context-core';
@@ -22,6 +20,7 @@ import {
   createKyselyToolOutputStore,
   createSqliteProvider,
 } from '@ctxkit/provider-sqlite';
+import { createHeuristicCounter, createTiktokenCounter } from '@ctxkit/token-counters';
 import { offloadToolOutputs } from '@ctxkit/tool-output-store';
 import type { ChatModel } from './chat-model.js';
 import { SCRIPTED_MODEL, type WorkerConfig } from './config.js';

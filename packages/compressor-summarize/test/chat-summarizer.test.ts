@@ -2,13 +2,13 @@ import {
   type CompressContext,
   ContextError,
   countTokens,
-  createHeuristicCounter,
   createInMemoryEventStore,
   groupUnits,
   isSummary,
   type Message,
 } from '@ctxkit/context-core';
 import { deepFreeze } from '@ctxkit/context-core/testing';
+import { createHeuristicCounter } from '@ctxkit/token-counters';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   type ChatSummarizerOptions,

@@ -1,11 +1,6 @@
-import {
-  countTokens,
-  createHeuristicCounter,
-  isSummary,
-  type Message,
-  type TokenBudget,
-} from '@ctxkit/context-core';
+import { countTokens, isSummary, type Message, type TokenBudget } from '@ctxkit/context-core';
 import { arbitraryHistory, fuzzParameters } from '@ctxkit/context-core/testing';
+import { createHeuristicCounter } from '@ctxkit/token-counters';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,12 +1,7 @@
 import { trimToBudget } from '@ctxkit/compressor-simple';
-import {
-  composeCompressors,
-  countTokens,
-  createHeuristicCounter,
-  isSummary,
-  type Message,
-} from '@ctxkit/context-core';
+import { composeCompressors, countTokens, isSummary, type Message } from '@ctxkit/context-core';
 import { testCompressor, testSummaryStore } from '@ctxkit/context-core/testing';
+import { createHeuristicCounter } from '@ctxkit/token-counters';
 import { describe, expect, it } from 'vitest';
 import {
   createExtractiveSummarizer,

@@ -1,8 +1,9 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { countTokens, createHeuristicCounter, isSummary, type Message } from '@ctxkit/context-core';
+import { countTokens, isSummary, type Message } from '@ctxkit/context-core';
 import { createSqliteProvider } from '@ctxkit/provider-sqlite';
+import { createHeuristicCounter } from '@ctxkit/token-counters';
 import { afterAll, expect, it } from 'vitest';
 import { startChatServer } from './chat-server.js';
 import { createSummarizingPipeline } from './guide/summarizing-pipeline.js';

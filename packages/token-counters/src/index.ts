@@ -45,6 +45,7 @@ export {
   type PdfTarget,
 } from './estimate-pdf-tokens.js';
 export { estimateTextFileTokens, type TextFile } from './estimate-text-file-tokens.js';
+export { createHeuristicCounter } from './heuristic-counter.js';
 export type { ImageDimensions, ImageSize } from './image-dimensions.js';
 export {
   countMessageOverheadTokens,
@@ -65,4 +66,5 @@ export {
   openAIImageTokenization,
 } from './openai-image-tokenization.js';
 export { OPENAI_MAX_PATCHES } from './openai-patch-tokens.js';
+export { createTiktokenCounter, type TiktokenEncodingName } from './tiktoken-counter.js';
 export type { ToolDeclaration } from './tool-declaration.js';
