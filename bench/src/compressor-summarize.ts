@@ -10,11 +10,11 @@ import {
 import {
   type ContextCompressor,
   countTokens,
-  createHeuristicCounter,
   type Message,
   withTokenCount,
 } from '@ctxkit/context-core';
 import { createKyselySummaryStore, createSqliteProvider } from '@ctxkit/provider-sqlite';
+import { createHeuristicCounter } from '@ctxkit/token-counters';
 import { agentHistory } from './history-counting.js';
 import { measure, printTable } from './measure.js';
 

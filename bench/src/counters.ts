@@ -1,15 +1,15 @@
 import { readFileSync } from 'node:fs';
-import { createHeuristicCounter, createTiktokenCounter } from '@ctxkit/context-core';
+import { createHeuristicCounter, createTiktokenCounter } from '@ctxkit/token-counters';
 import {
   CHARACTER_CLASSES,
   CLASSES_OUTSIDE_BOUND,
-} from '../../packages/context-core/test/character-classes.js';
+} from '../../packages/token-counters/test/character-classes.js';
 import {
   CORPORA,
   type CorpusGenerator,
   type CorpusKind,
   chunk,
-} from '../../packages/context-core/test/corpora.js';
+} from '../../packages/token-counters/test/corpora.js';
 import { measure, printTable } from './measure.js';
 
 /** A way to count tokens under test: our counters and two libraries as baselines. */
@@ -46,7 +46,11 @@ export async function benchCounters(): Promise<void> {
 
 // --- internal helpers ---
 
-/** Loads every contender, timing its first count (our counter loads its ranks lazily). */
+/**
+ * Loads every contender, timing its first count (our counter builds its table then). The rank
+ * file of o200k_base, which our counter and js-tiktoken share, is imported with the packages
+ * before this runs, so neither row includes parsing it.
+ */
 async function loadContenders(): Promise<Contender[]> {
   const rows: Record<string, string | number>[] = [];
   const timed = async (name: string, load: () => Promise<(text: string) => number>) => {
@@ -286,10 +290,10 @@ function windowOf(text: string): CorpusGenerator {
 }
 
 function realTextUrl(path: string): URL {
-  return new URL(`../../packages/context-core/node_modules/${path}`, import.meta.url);
+  return new URL(`../../packages/token-counters/node_modules/${path}`, import.meta.url);
 }
 
-/** Real text shipped with context-core's dev dependencies, read at run time. */
+/** Real text shipped with token-counters' dev dependencies, read at run time. */
 const REAL_TEXTS: readonly [string, string][] = [
   ['TypeScript declarations', 'typescript/lib/lib.es5.d.ts'],
   ['JavaScript source', 'typescript/lib/_tsc.js'],

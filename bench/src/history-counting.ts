@@ -1,11 +1,5 @@
-import {
-  countTokens,
-  createHeuristicCounter,
-  createTiktokenCounter,
-  type Message,
-  type TokenCounter,
-  withTokenCount,
-} from '@ctxkit/context-core';
+import { countTokens, type Message, type TokenCounter, withTokenCount } from '@ctxkit/context-core';
+import { createHeuristicCounter, createTiktokenCounter } from '@ctxkit/token-counters';
 import { sampleText } from '../../packages/context-core/src/testing/sample-text.js';
 import { measure, printTable } from './measure.js';
 

@@ -1,13 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  countMessageTokens,
-  createHeuristicCounter,
-  type Message,
-  type TokenCounter,
-} from '@ctxkit/context-core';
+import { countMessageTokens, type Message, type TokenCounter } from '@ctxkit/context-core';
 import { createSqliteProvider } from '@ctxkit/provider-sqlite';
+import { createHeuristicCounter } from '@ctxkit/token-counters';
 import Database from 'better-sqlite3';
 import { agentHistory } from './history-counting.js';
 import { printTable } from './measure.js';

@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  createHeuristicCounter,
   createInMemoryToolOutputStore,
   type Message,
   type ToolOutputStore,
 } from '@ctxkit/context-core';
 import { createKyselyToolOutputStore, createSqliteProvider } from '@ctxkit/provider-sqlite';
+import { createHeuristicCounter } from '@ctxkit/token-counters';
 import { executeGetToolOutput, offloadToolOutputs } from '@ctxkit/tool-output-store';
 import { benchGrepEngines } from './grep-engines.js';
 import { measure, printTable } from './measure.js';

@@ -8,8 +8,8 @@ import {
   createContextPipeline,
   createInMemoryEventStore,
   createInMemoryHistoryStore,
-  createTiktokenCounter,
 } from '@ctxkit/context-core';
+import { createTiktokenCounter } from '@ctxkit/token-counters';
 import { runQuickstart } from './run-quickstart.js';
 
 const counter = createTiktokenCounter('o200k_base');

@@ -1,10 +1,7 @@
 import { createStandardAssembler } from '@ctxkit/assembler-standard';
 import { createSimpleCompressor } from '@ctxkit/compressor-simple';
-import {
-  createContextPipeline,
-  createHeuristicCounter,
-  createInMemoryHistoryStore,
-} from '@ctxkit/context-core';
+import { createContextPipeline, createInMemoryHistoryStore } from '@ctxkit/context-core';
+import { createHeuristicCounter } from '@ctxkit/token-counters';
 import { describe, expect, it } from 'vitest';
 import { runQuickstart } from '../src/run-quickstart.js';
 

@@ -1,13 +1,17 @@
 import { createStandardAssembler } from '@ctxkit/assembler-standard';
-import { contextGuard, createSimpleCompressor, threeLayer } from '@ctxkit/compressor-simple';
+import {
+  contextGuard,
+  createSimpleCompressor,
+  threeLayer,
+  trimToBudget,
+} from '@ctxkit/compressor-simple';
 import {
   createExtractiveSummarizer,
   createSummarizingCompressor,
 } from '@ctxkit/compressor-summarize';
 import {
   type ContextCompressor,
-  createHeuristicCounter,
-  createTiktokenCounter,
+  composeCompressors,
   type TokenCounter,
   type ToolOutputStore,
 } from '@ctxkit/context-core';
@@ -16,6 +20,7 @@ import {
   createKyselyToolOutputStore,
   createSqliteProvider,
 } from '@ctxkit/provider-sqlite';
+import { createHeuristicCounter, createTiktokenCounter } from '@ctxkit/token-counters';
 import { offloadToolOutputs } from '@ctxkit/tool-output-store';
 import type { ChatModel } from './chat-model.js';
 import { SCRIPTED_MODEL, type WorkerConfig } from './config.js';
@@ -52,10 +57,10 @@ export interface WorkerComponents extends ProcessTaskComponents {
 /**
  * Builds the worker's parts from its configuration: one SQLite connection (provider-sqlite's)
  * shared by the history, the events and the `tasks` table; the counter; the compressor
- * (`simple`, `guard`, `three-layer`, or `summarize` with its summaries in the same file); the
- * standard assembler; the model (the scripted one, or the chat-completions client); the tools;
- * the logger; with `CTX_OFFLOAD` on, the tool output store in the same file, the offloader and the
- * `get_tool_output` tool.
+ * (`simple`, `guard`, `three-layer`, or `summarize` then `trimToBudget`, with its summaries in
+ * the same file); the standard assembler; the model (the scripted one, or the chat-completions
+ * client); the tools; the logger; with `CTX_OFFLOAD` on, the tool output store in the same
+ * file, the offloader and the `get_tool_output` tool.
  */
 export function createComponents(
   config: WorkerConfig,
@@ -113,19 +118,24 @@ function chooseCompressor(
     case 'three-layer':
       return threeLayer();
     case 'summarize':
-      // Offline (the scripted model) a deterministic local summarizer keeps `pnpm demo` runnable.
-      return createSummarizingCompressor({
-        summarize:
-          config.model === SCRIPTED_MODEL
-            ? createExtractiveSummarizer()
-            : createModelSummarizer(model, {
-                contextWindow: config.maxContextTokens,
-                maxOutputTokens: config.reserveTokens,
-              }),
-        store: createKyselySummaryStore({ db: store.db }),
-        events: store,
-        timeoutMs: config.modelTimeoutMs,
-      });
+      // The summarizer keeps units whole; trimToBudget after it cuts a newest unit too large for
+      // the budget by itself. Offline (the scripted model) a deterministic local summarizer keeps
+      // `pnpm demo` runnable.
+      return composeCompressors(
+        createSummarizingCompressor({
+          summarize:
+            config.model === SCRIPTED_MODEL
+              ? createExtractiveSummarizer()
+              : createModelSummarizer(model, {
+                  contextWindow: config.maxContextTokens,
+                  maxOutputTokens: config.reserveTokens,
+                }),
+          store: createKyselySummaryStore({ db: store.db }),
+          events: store,
+          timeoutMs: config.modelTimeoutMs,
+        }),
+        trimToBudget(),
+      );
   }
 }
 

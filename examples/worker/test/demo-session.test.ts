@@ -1,4 +1,5 @@
-import { countTokens, createTiktokenCounter, type Message } from '@ctxkit/context-core';
+import { countTokens, type Message } from '@ctxkit/context-core';
+import { createTiktokenCounter } from '@ctxkit/token-counters';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { DEMO_QUESTIONS, runDemoSession } from '../src/demo-session.js';

@@ -1,10 +1,6 @@
-import {
-  createHeuristicCounter,
-  type Message,
-  toolResultsOf,
-  validateMessages,
-} from '@ctxkit/context-core';
+import { type Message, toolResultsOf, validateMessages } from '@ctxkit/context-core';
 import { arbitraryHistory, deepFreeze, fuzzParameters } from '@ctxkit/context-core/testing';
+import { createHeuristicCounter } from '@ctxkit/token-counters';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { largestToolOutput, withoutToolOutputs } from '../src/drop-tool-outputs.js';

@@ -1,10 +1,6 @@
 import { join } from 'node:path';
-import {
-  countTokens,
-  createTiktokenCounter,
-  type Message,
-  toolResultsOf,
-} from '@ctxkit/context-core';
+import { countTokens, type Message, toolResultsOf } from '@ctxkit/context-core';
+import { createTiktokenCounter } from '@ctxkit/token-counters';
 import {
   DEFAULT_OFFLOAD_MIN_CHARS,
   GET_TOOL_OUTPUT,

@@ -1,5 +1,5 @@
-import { createHeuristicCounter } from '@ctxkit/context-core';
 import { createSqliteProvider } from '@ctxkit/provider-sqlite';
+import { createHeuristicCounter } from '@ctxkit/token-counters';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTaskQueue, type TaskQueueDatabase } from '../src/task-queue.js';
 import { tempDatabase } from './temp-database.js';

@@ -1,4 +1,5 @@
 import { SUMMARY_HEADER } from '@ctxkit/compressor-summarize';
+import { isSummary, type Message } from '@ctxkit/context-core';
 import { createKyselySummaryStore } from '@ctxkit/provider-sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
@@ -105,5 +106,62 @@ describe('the worker with CTX_COMPRESSOR=summarize against a chat-completions se
     const stored = await createKyselySummaryStore({ db: components.store.db }).get('incident');
     expect(stored?.text).toContain(`(summary ${summaryRequests.length}).`);
     expect(await components.store.getHistory('incident')).toHaveLength(8 * 5);
+  });
+
+  it('fits a newest tool output larger than the budget by itself, keeping the summary first', async () => {
+    const database = tempDatabase();
+    cleanups.push(database.remove);
+    const config = loadConfig({
+      CTX_DB: database.file,
+      CTX_COUNTER: 'heuristic',
+      CTX_COMPRESSOR: 'summarize',
+    });
+    const components = createComponents(config, { logger: captureLogger().logger });
+    cleanups.push(() => components.close());
+    const turn = (index: number, outputChars: number): Message[] => [
+      {
+        id: `q${index}`,
+        role: 'user',
+        content: `Question ${index}: why does payments-api restart?`,
+      },
+      {
+        id: `c${index}`,
+        role: 'assistant',
+        content: [
+          {
+            type: 'tool-call',
+            toolCallId: `call_${index}`,
+            toolName: 'get_container_logs',
+            input: { name: 'payments-api' },
+          },
+        ],
+      },
+      {
+        id: `r${index}`,
+        role: 'tool',
+        content: [
+          {
+            type: 'tool-result',
+            toolCallId: `call_${index}`,
+            toolName: 'get_container_logs',
+            output: 'OOMKilled: memory limit reached\n'.repeat(Math.ceil(outputChars / 32)),
+          },
+        ],
+      },
+    ];
+    const history = Array.from({ length: 10 }, (_, index) => turn(index, 1_000)).flat();
+    const budget = { maxTokens: 2_000 };
+    const context = { counter: components.counter, conversationId: 'incident' };
+    await components.compressor.compress(history, budget, context);
+    // The newest unit alone is about 10,000 tokens: the summarizer keeps units whole, so the
+    // compressor the worker builds must cut it (trimToBudget after the summarizer).
+    const { messages, report } = await components.compressor.compress(
+      [...history, ...turn(10, 40_000)],
+      budget,
+      context,
+    );
+    expect(report.estimatedTokens).toBeLessThanOrEqual(2_000);
+    expect(messages[0] && isSummary(messages[0])).toBe(true);
+    expect(messages.at(-1)?.id).toBe('r10');
   });
 });

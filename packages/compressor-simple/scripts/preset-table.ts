@@ -1,10 +1,6 @@
 import { readFileSync } from 'node:fs';
-import {
-  type ContextCompressor,
-  countTokens,
-  createTiktokenCounter,
-  type Message,
-} from '@ctxkit/context-core';
+import { type ContextCompressor, countTokens, type Message } from '@ctxkit/context-core';
+import { createTiktokenCounter } from '@ctxkit/token-counters';
 import { contextGuard, createSimpleCompressor, threeLayer } from '../src/index.js';
 
 /** The budget the table is computed for: a 32,000-token window with 8,192 kept for the answer. */

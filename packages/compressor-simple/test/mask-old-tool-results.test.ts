@@ -1,10 +1,6 @@
-import {
-  createHeuristicCounter,
-  type Message,
-  messageParts,
-  toolResultsOf,
-} from '@ctxkit/context-core';
+import { type Message, messageParts, toolResultsOf } from '@ctxkit/context-core';
 import { arbitraryHistory, fuzzParameters } from '@ctxkit/context-core/testing';
+import { createHeuristicCounter } from '@ctxkit/token-counters';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defaultMaskMarker, maskOldToolResults } from '../src/index.js';

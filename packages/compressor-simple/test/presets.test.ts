@@ -4,7 +4,6 @@ import {
   type ContextCompressor,
   composeCompressors,
   countTokens,
-  createHeuristicCounter,
   groupUnits,
   type Message,
   type TokenCounter,
@@ -15,6 +14,7 @@ import {
   fuzzParameters,
   mandatoryTokens,
 } from '@ctxkit/context-core/testing';
+import { createHeuristicCounter } from '@ctxkit/token-counters';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,11 +1,6 @@
-import {
-  budgetLimit,
-  countTokens,
-  createHeuristicCounter,
-  groupUnits,
-  type Message,
-} from '@ctxkit/context-core';
+import { budgetLimit, countTokens, groupUnits, type Message } from '@ctxkit/context-core';
 import { arbitraryHistoryWithBudget, fuzzParameters } from '@ctxkit/context-core/testing';
+import { createHeuristicCounter } from '@ctxkit/token-counters';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { slidingWindow } from '../src/index.js';

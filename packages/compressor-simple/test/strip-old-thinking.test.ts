@@ -1,10 +1,6 @@
-import {
-  createHeuristicCounter,
-  isProtected,
-  type Message,
-  messageParts,
-} from '@ctxkit/context-core';
+import { isProtected, type Message, messageParts } from '@ctxkit/context-core';
 import { arbitraryHistory, fuzzParameters } from '@ctxkit/context-core/testing';
+import { createHeuristicCounter } from '@ctxkit/token-counters';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { stripOldThinking } from '../src/index.js';

@@ -1,7 +1,6 @@
 import {
   budgetLimit,
   countTokens,
-  createHeuristicCounter,
   groupUnits,
   type Message,
   type TokenCounter,
@@ -11,6 +10,7 @@ import {
   fuzzParameters,
   mandatoryTokens,
 } from '@ctxkit/context-core/testing';
+import { createHeuristicCounter } from '@ctxkit/token-counters';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fitUnit } from '../src/fit-unit.js';

@@ -1,11 +1,6 @@
-import {
-  ContextError,
-  countMessageTokens,
-  createHeuristicCounter,
-  type Message,
-  messageParts,
-} from '@ctxkit/context-core';
+import { ContextError, countMessageTokens, type Message, messageParts } from '@ctxkit/context-core';
 import { arbitraryHistory, fuzzParameters } from '@ctxkit/context-core/testing';
+import { createHeuristicCounter } from '@ctxkit/token-counters';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defaultTruncationMarker, truncateMessages } from '../src/index.js';

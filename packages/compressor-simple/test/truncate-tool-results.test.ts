@@ -1,5 +1,6 @@
-import { createHeuristicCounter, type Message, messageParts } from '@ctxkit/context-core';
+import { type Message, messageParts } from '@ctxkit/context-core';
 import { arbitraryHistory, fuzzParameters } from '@ctxkit/context-core/testing';
+import { createHeuristicCounter } from '@ctxkit/token-counters';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { truncateToolResults } from '../src/index.js';

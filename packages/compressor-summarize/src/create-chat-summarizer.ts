@@ -1,10 +1,10 @@
 import {
   countMessageTokens,
-  createHeuristicCounter,
   type Message,
   optionChecker,
   resolveModelLimits,
 } from '@ctxkit/context-core';
+import { createHeuristicCounter } from '@ctxkit/token-counters';
 import { DEFAULT_SUMMARY_PROMPT } from './default-summary-prompt.js';
 import { renderTranscript } from './render-transcript.js';
 import type { SummarizeOptions, Summarizer } from './summarizer.js';

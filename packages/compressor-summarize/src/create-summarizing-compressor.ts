@@ -1,28 +1,27 @@
-import { trimToBudget } from '@ctxkit/compressor-simple';
 import {
   AbortedError,
-  budgetLimit,
   type CompressContext,
-  type CompressResult,
   type ContextCompressor,
   ContextError,
-  compressionReport,
-  compressionStep,
   countMessageTokens,
   countTokens,
+  defineCompressor,
   type EventSink,
+  FULL_CONTRACT,
   groupUnits,
   type Message,
   type MessageUnit,
   optionChecker,
+  type StageOutput,
   type StoredSummary,
   type SummaryStore,
-  type TokenBudget,
+  type TokenCounter,
   throwIfAborted,
 } from '@ctxkit/context-core';
 import { findCoveredEnd } from './find-covered-end.js';
 import { type FoldItem, foldInChunks } from './fold-in-chunks.js';
 import { createInMemorySummaryStore } from './in-memory-summary-store.js';
+import { keepNewestUnits } from './keep-newest-units.js';
 import { messageFingerprint } from './message-fingerprint.js';
 import type { Summarizer } from './summarizer.js';
 import {
@@ -51,9 +50,9 @@ export interface SummarizingCompressorOptions {
   /** Where summaries are kept between turns, by conversation; default an in-memory store. */
   store?: SummaryStore;
   /**
-   * Receives `context.summary_failed` when a summary call fails and the compressor trims instead,
-   * and `context.summary_skipped` for each turn trimmed without a call while it backs off (only
-   * when the context names a conversation).
+   * Receives `context.summary_failed` when a summary call fails and the compressor drops older
+   * units instead, and `context.summary_skipped` for each turn it does so without a call while it
+   * backs off (only when the context names a conversation).
    */
   events?: EventSink;
   /**
@@ -66,8 +65,8 @@ export interface SummarizingCompressorOptions {
    */
   maxSummarizerInputTokens?: number;
   /**
-   * After a failed summary, how many of the conversation's next compressions that need one trim
-   * without calling the summarizer; each further failure in a row doubles the wait, up to 16
+   * After a failed summary, how many of the conversation's next compressions that need one drop
+   * older units without calling the summarizer; each further failure in a row doubles the wait, up to 16
    * times this. Counted in turns, not time, and kept in memory. Default 4; 0 retries every turn.
    */
   backoffTurns?: number;
@@ -77,11 +76,14 @@ export interface SummarizingCompressorOptions {
   name?: string;
 }
 
-/** The event recorded when a summary call fails and the history is trimmed instead. */
+/** The event recorded when a summary call fails and older units are dropped instead. */
 export const SUMMARY_FAILED_EVENT = 'context.summary_failed';
 
-/** The event recorded when a turn is trimmed without a summary call, backing off after failures. */
+/** The event recorded when a turn drops older units without a summary call, backing off after failures. */
 export const SUMMARY_SKIPPED_EVENT = 'context.summary_skipped';
+
+/** What the events name as done instead of a summary: the newest whole units that fit are kept. */
+export const SUMMARY_FALLBACK = 'keep-newest-units';
 
 /**
  * A compressor that folds older history into one summary instead of dropping it. A history that
@@ -101,23 +103,33 @@ export const SUMMARY_SKIPPED_EVENT = 'context.summary_skipped';
  * conversation id nothing is stored and each compression summarizes afresh. Concurrent
  * compressions of one conversation may both call the model; the last stored summary wins.
  *
- * When a summary call fails, returns no text or outlives `timeoutMs`, the history is trimmed
+ * When a summary call fails, returns no text or outlives `timeoutMs`, older units are dropped
  * instead and a `context.summary_failed` event is recorded. The stored summary is left as it was,
  * unless chunks before the failing one were folded: that progress is stored. Nothing is ever
- * deleted. The conversation's next `backoffTurns` compressions that need a summary then trim
- * without a call (recording `context.summary_skipped`), and each further failure in a row
- * doubles the wait. When the newest unit leaves no room for a new summary, the history is
- * trimmed too, without a call. Trimming is `trimToBudget`, run beside the stored summary (kept
- * first, the newest unit cut around it) when there is one that matches the history. An aborted
+ * deleted. The conversation's next `backoffTurns` compressions that need a summary then drop
+ * units without a call (recording `context.summary_skipped`), and each further failure in a row
+ * doubles the wait. When the newest unit leaves no room for a new summary, units are dropped
+ * too, without a call. Dropping keeps system and pinned units and the newest unit, the stored
+ * summary when there is one that matches the history (cut to a quarter of what system and pinned
+ * messages leave, and to what the newest unit leaves), then the newest units that fit. An aborted
  * `context.signal` throws a ContextError (`aborted`) and stores nothing.
+ *
+ * It never cuts a message of the history. Its output fits the budget whenever the system, pinned
+ * and newest units can (the whole compressor contract, as its `guarantees` say); a newest unit
+ * too large even for that comes back whole, over the budget, with the summary pinned. Compose a
+ * trim after it (`composeCompressors(summarizer, trimToBudget())` with `@ctxkit/compressor-simple`)
+ * to cut that unit around the summary.
  *
  * @example
  * ```ts
- * const compressor = createSummarizingCompressor({
- *   summarize: createChatSummarizer({ complete: (messages, { signal }) => callMyModel(messages, signal) }),
- *   store: createKyselySummaryStore({ db: provider.db }),
- *   events: provider,
- * });
+ * const compressor = composeCompressors(
+ *   createSummarizingCompressor({
+ *     summarize: createChatSummarizer({ complete: (messages, { signal }) => callMyModel(messages, signal) }),
+ *     store: createKyselySummaryStore({ db: provider.db }),
+ *     events: provider,
+ *   }),
+ *   trimToBudget(),
+ * );
  * ```
  */
 export function createSummarizingCompressor(
@@ -154,7 +166,6 @@ export function createSummarizingCompressor(
     'record',
   ]);
   const name = check.text('name', options.name, 'summarize');
-  const trim = trimToBudget();
 
   const recordFailure = async (
     context: CompressContext,
@@ -175,7 +186,7 @@ export function createSummarizingCompressor(
         messages: folding,
         calls: outcome.calls,
         folded: outcome.progress?.folded ?? 0,
-        fallback: trim.name,
+        fallback: SUMMARY_FALLBACK,
         retryAfterTurns,
       },
     });
@@ -197,25 +208,19 @@ export function createSummarizingCompressor(
         error: waiting.error,
         turnsLeft: waiting.turnsLeft,
         messages: folding,
-        fallback: trim.name,
+        fallback: SUMMARY_FALLBACK,
       },
     });
   };
 
-  return Object.freeze({
+  return defineCompressor({
     name,
-    async compress(
-      messages: readonly Message[],
-      budget: TokenBudget,
-      context: CompressContext,
-    ): Promise<CompressResult> {
-      const limit = budgetLimit(budget);
-      throwIfAborted(context.signal, name);
+    // The whole contract: every output is made of whole units, chosen to fit whenever the
+    // system, pinned and newest units can (see `planWindow` and `keepNewestUnits`).
+    guarantees: FULL_CONTRACT,
+    async transform({ messages, limit, tokens: tokensBefore, context }): Promise<StageOutput> {
       const { counter, conversationId } = context;
-      const tokensBefore = countTokens(messages, counter);
-      if (tokensBefore <= limit) {
-        return report(name, messages, [...messages], tokensBefore, tokensBefore, limit, 0);
-      }
+      if (tokensBefore <= limit) return { messages: [...messages], tokens: tokensBefore };
 
       const units = groupUnits(messages);
       const inPlace = protectedMessages(units, messages.length);
@@ -223,10 +228,11 @@ export function createSummarizingCompressor(
         (sum, unit) => (unit.protected ? sum + countTokens(unit.messages, counter) : sum),
         0,
       );
+      const newest = units.at(-1) as MessageUnit;
+      const newestTokens = newest.protected ? 0 : countTokens(newest.messages, counter);
       const summaryTokens = maxSummaryTokens ?? Math.min(4_096, Math.floor(limit / 4));
       const stored = conversationId === undefined ? undefined : await store.get(conversationId);
       const coveredEnd = stored === undefined ? -1 : findCoveredEnd(messages, stored.covers);
-      const newest = units.at(-1) as MessageUnit;
       const reuse = stored !== undefined && coveredEnd >= 0 && coveredEnd < newest.start;
 
       const output = (summary: Message, foldEnd: number) =>
@@ -237,24 +243,26 @@ export function createSummarizingCompressor(
         const tokensAfter = countTokens(compressed, counter);
         if (tokensAfter > limit) return undefined;
         const summarized = messages.length - (compressed.length - 1);
-        return report(name, messages, compressed, tokensBefore, tokensAfter, limit, summarized);
+        return { messages: compressed, tokens: tokensAfter, summarized };
       };
-      // Trimming, with a summary that matches the history kept first when there is room for it.
-      const trimmed = async (beside: SummaryInPlace | undefined): Promise<CompressResult> => {
-        if (beside !== undefined) {
-          const room = Math.min(summaryTokens, Math.floor((limit - protectedTokens) / 4));
-          const text = capSummaryText(beside.summary.text, room, counter);
-          const kept =
-            text === undefined
-              ? undefined
-              : await trimBeside(
-                  summaryMessage(text, beside.summary.covers, counter),
-                  (pinned) => output(pinned, unitStartAt(units, beside.end + 1)),
-                  { messages, budget, context, tokensBefore, limit, name, trim },
-                );
-          if (kept) return kept;
-        }
-        return trim.compress(messages, budget, context);
+      // Without a new summary: the newest whole units that fit, beside a summary that matches the
+      // history when there is one and room for it.
+      const fallback = (beside: SummaryInPlace | undefined): StageOutput => {
+        const withSummary =
+          beside === undefined
+            ? undefined
+            : keepBesideSummary(beside, {
+                messages,
+                counter,
+                tokensBefore,
+                summaryRoom: Math.min(summaryTokens, Math.floor((limit - protectedTokens) / 4)),
+                newestLeaves: limit - protectedTokens - newestTokens,
+                layout: (summary) => output(summary, unitStartAt(units, beside.end + 1)),
+                limit,
+              });
+        if (withSummary) return withSummary;
+        const kept = keepNewestUnits(messages, limit, counter);
+        return { messages: kept, dropped: messages.length - kept.length };
       };
       const storedBeside = reuse ? { summary: stored, end: coveredEnd } : undefined;
 
@@ -263,8 +271,9 @@ export function createSummarizingCompressor(
         keepRecentTokens,
         summaryTokens,
         protectedTokens,
+        newestTokens,
       });
-      if (plan === undefined) return trimmed(storedBeside);
+      if (plan === undefined) return fallback(storedBeside);
       // Nothing new to fold while everything after the stored summary still fits beside it.
       const reused = reuse
         ? finish(stored, unitStartAt(units, coveredEnd + 1), plan.summaryTokens)
@@ -274,12 +283,12 @@ export function createSummarizingCompressor(
       const items = foldItems(units, reuse ? coveredEnd + 1 : 0, plan.recentStart);
       if (items.length === 0) {
         const kept = reuse ? finish(stored, plan.recentStart, plan.summaryTokens) : undefined;
-        return kept ?? trimmed(storedBeside);
+        return kept ?? fallback(storedBeside);
       }
       const waiting = backoff.skip(conversationId);
       if (waiting !== undefined) {
         await recordSkip(context, waiting, items.length);
-        return trimmed(storedBeside);
+        return fallback(storedBeside);
       }
       const outcome = await foldInChunks(items, reuse ? stored.text : undefined, {
         summarize: (chunk, previous) =>
@@ -295,7 +304,7 @@ export function createSummarizingCompressor(
         const retryAfterTurns = backoff.failed(conversationId, errorText(outcome.error));
         await recordFailure(context, outcome, items.length, retryAfterTurns);
         const { progress } = outcome;
-        if (progress === undefined) return trimmed(storedBeside);
+        if (progress === undefined) return fallback(storedBeside);
         // The chunks folded before the failure are kept: the next try goes on from there.
         const partial = storedSummary(
           messages,
@@ -304,7 +313,7 @@ export function createSummarizingCompressor(
           coveredBefore + progress.folded,
         );
         if (conversationId !== undefined) await store.put(conversationId, partial);
-        return trimmed({ summary: partial, end: progress.end });
+        return fallback({ summary: partial, end: progress.end });
       }
       backoff.succeeded(conversationId);
       const summary = storedSummary(
@@ -314,14 +323,14 @@ export function createSummarizingCompressor(
         coveredBefore + items.length,
       );
       if (conversationId !== undefined) await store.put(conversationId, summary);
-      return finish(summary, plan.recentStart, plan.summaryTokens) as CompressResult;
+      return finish(summary, plan.recentStart, plan.summaryTokens) as StageOutput;
     },
-  } satisfies ContextCompressor);
+  });
 }
 
 // --- internal helpers ---
 
-/** A summary and the history index of the last message it covers, to trim beside. */
+/** A summary and the history index of the last message it covers, to keep units beside. */
 interface SummaryInPlace {
   summary: StoredSummary;
   end: number;
@@ -391,10 +400,12 @@ function planWindow(
     keepRecentTokens: number;
     summaryTokens: number;
     protectedTokens: number;
+    /** Tokens of the newest unit, 0 when it is a system or pinned one (paid for already). */
+    newestTokens: number;
   },
 ): WindowPlan | undefined {
+  const { newestTokens } = settings;
   const newest = units.at(-1) as MessageUnit;
-  const newestTokens = newest.protected ? 0 : countTokens(newest.messages, counter);
   const left = settings.limit - settings.protectedTokens - newestTokens;
   const summaryTokens = Math.min(settings.summaryTokens, left);
   if (summaryTokens < minimumSummaryTokens(counter)) return undefined;
@@ -421,44 +432,46 @@ function minimumSummaryTokens(counter: CompressContext['counter']): number {
   return countMessageTokens({ role: 'user', content: `${SUMMARY_HEADER}\n\n` }, counter) + 32;
 }
 
-/** What {@link trimBeside} needs of the compression at hand. */
-interface TrimSetting {
+/** What {@link keepBesideSummary} needs of the compression at hand. */
+interface BesideSetting {
   messages: readonly Message[];
-  budget: TokenBudget;
-  context: CompressContext;
+  counter: TokenCounter;
   tokensBefore: number;
   limit: number;
-  name: string;
-  trim: ContextCompressor;
+  /** Most tokens the summary may take: a quarter of what system and pinned messages leave. */
+  summaryRoom: number;
+  /** Tokens the system, pinned and newest units leave of the limit; negative when over it. */
+  newestLeaves: number;
+  /** The history with `summary` in place of the messages it covers. */
+  layout(summary: Message): Message[];
 }
 
 /**
- * `trimToBudget` over the history with `summary` in place of what it covers, the summary pinned
- * so that it is kept and the newest unit cut around it. Two steps in the report: the summary's,
- * then the trim's. `undefined` when that would not shrink the history or fit the budget.
+ * The summary in place of what it covers, then the newest whole units that fit beside it. The
+ * summary is cut to `summaryRoom` and to what the newest unit leaves, so the output fits whenever
+ * the system, pinned and newest units do. When they do not, it is cut to `summaryRoom` alone and
+ * pinned, so that a trim composed after this compressor keeps it and cuts the newest unit
+ * instead of dropping the summary. `undefined` when not even a cut summary fits, or when it would
+ * grow the history.
  */
-async function trimBeside(
-  summary: Message,
-  layout: (summary: Message) => Message[],
-  setting: TrimSetting,
-): Promise<CompressResult | undefined> {
-  const { messages, budget, context, tokensBefore, limit, name, trim } = setting;
-  const pinned: Message = { ...summary, meta: { ...summary.meta, pinned: true } };
-  const candidate = layout(pinned);
-  const tokens = countTokens(candidate, context.counter);
-  if (tokens > tokensBefore) return undefined;
-  const trimmed = await trim.compress(candidate, budget, context);
-  if (trimmed.report.estimatedTokens > limit) return undefined;
-  const kept = trimmed.messages.map((message) => (message === pinned ? summary : message));
-  const step = compressionStep({
-    name,
-    tokensBefore,
-    tokensAfter: tokens,
-    summarized: messages.length - (candidate.length - 1),
-  });
+function keepBesideSummary(
+  beside: SummaryInPlace,
+  setting: BesideSetting,
+): StageOutput | undefined {
+  const { messages, counter, limit, summaryRoom, newestLeaves } = setting;
+  const newestFits = newestLeaves >= 0;
+  const room = newestFits ? Math.min(summaryRoom, newestLeaves) : summaryRoom;
+  const text = capSummaryText(beside.summary.text, room, counter);
+  if (text === undefined) return undefined;
+  const made = summaryMessage(text, beside.summary.covers, counter);
+  const summary = newestFits ? made : { ...made, meta: { ...made.meta, pinned: true } };
+  const layout = setting.layout(summary);
+  if (countTokens(layout, counter) > setting.tokensBefore) return undefined;
+  const kept = keepNewestUnits(layout, limit, counter, summary);
   return {
     messages: kept,
-    report: compressionReport(messages, kept, limit, [step, ...trimmed.report.steps]),
+    summarized: messages.length - (layout.length - 1),
+    dropped: layout.length - kept.length,
   };
 }
 
@@ -525,17 +538,4 @@ function abortedError(name: string, signal: AbortSignal): ContextError {
     message: `${name} was aborted.`,
     cause: signal.reason,
   });
-}
-
-function report(
-  name: string,
-  input: readonly Message[],
-  output: Message[],
-  tokensBefore: number,
-  tokensAfter: number,
-  limit: number,
-  summarized: number,
-): CompressResult {
-  const step = compressionStep({ name, tokensBefore, tokensAfter, summarized });
-  return { messages: output, report: compressionReport(input, output, limit, [step]) };
 }

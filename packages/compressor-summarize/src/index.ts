@@ -10,6 +10,7 @@ export {
 export {
   createSummarizingCompressor,
   SUMMARY_FAILED_EVENT,
+  SUMMARY_FALLBACK,
   SUMMARY_SKIPPED_EVENT,
   type SummarizingCompressorOptions,
 } from './create-summarizing-compressor.js';

@@ -1,6 +1,5 @@
 import {
   countMessageTokens,
-  createHeuristicCounter,
   createInMemoryEventStore,
   isSummary,
   type Message,
@@ -13,6 +12,7 @@ import {
   fuzzParameters,
   testCompressor,
 } from '@ctxkit/context-core/testing';
+import { createHeuristicCounter } from '@ctxkit/token-counters';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cutMessageToFit, SUMMARIZER_CUT_NOTE } from '../src/cut-message.js';

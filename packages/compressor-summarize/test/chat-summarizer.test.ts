@@ -1,14 +1,14 @@
-import { trimToBudget } from '@ctxkit/compressor-simple';
 import {
   type CompressContext,
   ContextError,
   countTokens,
-  createHeuristicCounter,
   createInMemoryEventStore,
+  groupUnits,
   isSummary,
   type Message,
 } from '@ctxkit/context-core';
 import { deepFreeze } from '@ctxkit/context-core/testing';
+import { createHeuristicCounter } from '@ctxkit/token-counters';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   type ChatSummarizerOptions,
@@ -17,6 +17,7 @@ import {
   createSummarizingCompressor,
   DEFAULT_SUMMARY_PROMPT,
   SUMMARY_FAILED_EVENT,
+  SUMMARY_FALLBACK,
   SUMMARY_HEADER,
   SUMMARY_SKIPPED_EVENT,
   type SummarizingCompressorOptions,
@@ -115,7 +116,7 @@ describe('createChatSummarizer on a local chat-completions server', () => {
     expect(messages.filter(isSummary)).toHaveLength(1);
   });
 
-  it('trims beside the previous summary when a call fails, records an event and keeps the stored summary', async () => {
+  it('keeps the newest units beside the previous summary when a call fails, records an event and keeps the stored summary', async () => {
     const { server, compressor, events, store } = await setup((_, index) =>
       index === 0 ? { text: 'First summary.' } : { status: 500, error: 'model overloaded' },
     );
@@ -126,9 +127,17 @@ describe('createChatSummarizer on a local chat-completions server', () => {
     const longer = deepFreeze([...history, ...conversation(5, 2_000, 12)]);
     const { messages, report } = await compressor.compress(longer, budget, context);
     expect(server.requests).toHaveLength(2);
-    // Trimmed, with the previous summary kept first.
+    // The previous summary kept first, then the newest whole units that fit beside it; the
+    // units between the two are dropped, in the compressor's one step.
     expect(messages[0]?.content).toBe(`${SUMMARY_HEADER}\n\nFirst summary.`);
-    expect(report.steps.map((step) => step.name)).toEqual(['summarize', 'trim-to-budget']);
+    expect(report.steps).toEqual([
+      expect.objectContaining({
+        name: 'summarize',
+        summarized: stored?.covers.count,
+        dropped: longer.length - (stored?.covers.count ?? 0) - (messages.length - 1),
+      }),
+    ]);
+    expect(report.steps[0]?.dropped).toBeGreaterThan(0);
     expect(report.estimatedTokens).toBeLessThanOrEqual(3_000);
     const rest = messages.slice(1);
     expect(rest).toEqual(longer.slice(longer.length - rest.length));
@@ -138,18 +147,36 @@ describe('createChatSummarizer on a local chat-completions server', () => {
         payload: expect.objectContaining({
           compressor: 'summarize',
           error: expect.stringContaining('model overloaded'),
-          fallback: 'trim-to-budget',
+          fallback: SUMMARY_FALLBACK,
         }),
       }),
     ]);
   });
 
-  it('falls back to a plain trimToBudget when a first call outlives timeoutMs', async () => {
+  // This compared with compressor-simple's trimToBudget, which the fallback was until
+  // implementations stopped importing one another: the same choice is now asserted directly.
+  it('keeps the newest whole units that fit when a first call outlives timeoutMs', async () => {
     const { server, compressor, events } = await setup(() => 'hold', { timeoutMs: 200 });
     const history = deepFreeze(conversation(12));
-    const result = await compressor.compress(history, budget, context);
+    const { messages, report } = await compressor.compress(history, budget, context);
     expect(server.requests).toHaveLength(1);
-    expect(result).toEqual(await trimToBudget().compress(history, budget, context));
+    expect(messages.some(isSummary)).toBe(false);
+    expect(messages).toEqual(history.slice(history.length - messages.length));
+    // The kept part starts at a unit, and the unit before it would not have fitted.
+    const units = groupUnits(history);
+    const before = units.findIndex((unit) => unit.start === history.length - messages.length) - 1;
+    expect(before).toBeGreaterThanOrEqual(0);
+    expect(
+      report.estimatedTokens + countTokens(units[before]?.messages ?? [], counter),
+    ).toBeGreaterThan(3_000);
+    expect(report.estimatedTokens).toBeLessThanOrEqual(3_000);
+    expect(report.steps).toEqual([
+      expect.objectContaining({
+        name: 'summarize',
+        summarized: 0,
+        dropped: history.length - messages.length,
+      }),
+    ]);
     expect(await events.listEvents('c1', { type: SUMMARY_FAILED_EVENT })).toHaveLength(1);
   });
 
@@ -255,7 +282,7 @@ describe('the summarizer’s input, bounded by its model’s window', () => {
       failures: 1,
       turnsLeft: 3,
       error: expect.stringContaining('model unavailable'),
-      fallback: 'trim-to-budget',
+      fallback: 'keep-newest-units',
     });
   });
 });

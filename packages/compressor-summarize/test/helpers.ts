@@ -1,4 +1,5 @@
-import { countTokens, createHeuristicCounter, type Message, type Part } from '@ctxkit/context-core';
+import { countTokens, type Message, type Part } from '@ctxkit/context-core';
+import { createHeuristicCounter } from '@ctxkit/token-counters';
 import { createExtractiveSummarizer, type Summarizer } from '../src/index.js';
 import { summaryTokens } from '../src/summary-message.js';
 

@@ -1,10 +1,13 @@
-import { createHeuristicCounter, isSummary, type Message } from '@ctxkit/context-core';
+import { trimToBudget } from '@ctxkit/compressor-simple';
+import { composeCompressors, countTokens, isSummary, type Message } from '@ctxkit/context-core';
 import { testCompressor, testSummaryStore } from '@ctxkit/context-core/testing';
+import { createHeuristicCounter } from '@ctxkit/token-counters';
 import { describe, expect, it } from 'vitest';
 import {
   createExtractiveSummarizer,
   createInMemorySummaryStore,
   createSummarizingCompressor,
+  SUMMARY_CUT_MARKER,
 } from '../src/index.js';
 import { conversation, recordingSummarizer } from './helpers.js';
 
@@ -45,7 +48,7 @@ describe('createSummarizingCompressor', () => {
     expect(messages.map((message) => message.id)).not.toContain('q0');
   });
 
-  it('trims without a model call when the newest unit leaves no room for a summary', async () => {
+  it('drops older units without a model call when the newest unit leaves no room for a summary', async () => {
     const { summarize, calls } = recordingSummarizer();
     const compressor = createSummarizingCompressor({ summarize });
     const history = conversation(3, 8_000).slice(0, -1);
@@ -55,27 +58,81 @@ describe('createSummarizingCompressor', () => {
       { counter, conversationId: 'c1' },
     );
     expect(calls).toHaveLength(0);
-    expect(messages.some(isSummary)).toBe(false);
-    expect(report.steps.map((step) => step.name)).toEqual(['trim-to-budget']);
+    // Only the newest unit (a call and its 8,000-character result) is kept, whole.
+    expect(messages).toEqual(history.slice(-2));
+    expect(report.steps).toEqual([
+      expect.objectContaining({ name: 'summarize', summarized: 0, dropped: history.length - 2 }),
+    ]);
   });
 
-  it('keeps the stored summary first when a huge newest unit forces a trim, without a call', async () => {
-    const { summarize, calls } = recordingSummarizer();
-    const compressor = createSummarizingCompressor({ summarize, keepRecentTokens: 800 });
+  // It never cuts a message: the trim that cuts a newest unit too large for the budget is a stage
+  // composed after it (compressor-simple's trimToBudget, used here as a user would).
+  describe('when the newest unit alone is over what system and pinned messages leave', () => {
+    const budget = { maxTokens: 3_000 };
+    const context = { counter, conversationId: 'c1' };
+    const setup = async () => {
+      const { summarize, calls } = recordingSummarizer();
+      const compressor = createSummarizingCompressor({ summarize, keepRecentTokens: 800 });
+      const history = conversation(10);
+      await compressor.compress(history, budget, context);
+      const huge = conversation(1, 40_000, 10).slice(0, 3);
+      return { compressor, calls, history: [...history, ...huge] };
+    };
+
+    it('keeps it whole after the stored summary, pinned, without a call, over the budget', async () => {
+      const { compressor, calls, history } = await setup();
+      expect(calls).toHaveLength(1);
+      const { messages, report } = await compressor.compress(history, budget, context);
+      expect(calls).toHaveLength(1);
+      expect(messages).toHaveLength(3);
+      expect(messages[0] && isSummary(messages[0])).toBe(true);
+      expect(messages[0]?.meta?.pinned).toBe(true);
+      expect(countTokens([messages[0] as Message], counter)).toBeLessThanOrEqual(3_000 / 4);
+      expect(messages.slice(1)).toEqual(history.slice(-2));
+      expect(report.steps.map((step) => step.name)).toEqual(['summarize']);
+      expect(report.estimatedTokens).toBeGreaterThan(3_000);
+    });
+
+    it('composed with trimToBudget, keeps the summary first and cuts that unit around it', async () => {
+      const { compressor, calls, history } = await setup();
+      const pipeline = composeCompressors(compressor, trimToBudget());
+      const { messages, report } = await pipeline.compress(history, budget, context);
+      expect(calls).toHaveLength(1);
+      expect(messages[0] && isSummary(messages[0])).toBe(true);
+      expect(report.steps.map((step) => step.name)).toEqual(['summarize', 'trim-to-budget']);
+      expect(report.steps[1]?.truncated).toBeGreaterThan(0);
+      expect(report.estimatedTokens).toBeLessThanOrEqual(3_000);
+      expect(messages.at(-1)?.id).toBe('r10');
+    });
+  });
+
+  it('keeps a newest unit that fits whole, cutting the stored summary to what it leaves', async () => {
+    const { summarize, calls } = recordingSummarizer((call) => call === 1);
+    const compressor = createSummarizingCompressor({
+      summarize,
+      keepRecentTokens: 800,
+      backoffTurns: 0,
+    });
     const context = { counter, conversationId: 'c1' };
     const budget = { maxTokens: 3_000 };
     const history = conversation(10);
     await compressor.compress(history, budget, context);
-    expect(calls).toHaveLength(1);
-    const huge = conversation(1, 40_000, 10).slice(0, 3);
-    const { messages, report } = await compressor.compress([...history, ...huge], budget, context);
-    expect(calls).toHaveLength(1);
+    // A newest unit of about 2,600 tokens: less than the budget, more than three quarters of it.
+    const large = conversation(1, 9_500, 10).slice(0, 3);
+    const grown = [...history, ...large];
+    const newestTokens = countTokens(grown.slice(-2), counter);
+    expect(newestTokens).toBeGreaterThan(3_000 * 0.75);
+    expect(newestTokens).toBeLessThan(3_000);
+    const { messages, report } = await compressor.compress(grown, budget, context);
+    expect(calls).toHaveLength(2); // the second call failed
     expect(messages[0] && isSummary(messages[0])).toBe(true);
     expect(messages[0]?.meta?.pinned).toBeUndefined();
-    expect(report.steps.map((step) => step.name)).toEqual(['summarize', 'trim-to-budget']);
-    expect(report.steps[1]?.truncated).toBeGreaterThan(0);
+    expect(String(messages[0]?.content)).toContain(SUMMARY_CUT_MARKER);
+    expect(countTokens([messages[0] as Message], counter)).toBeLessThanOrEqual(
+      3_000 - newestTokens,
+    );
+    expect(messages.slice(-2)).toEqual(grown.slice(-2));
     expect(report.estimatedTokens).toBeLessThanOrEqual(3_000);
-    expect(messages.at(-1)?.id).toBe('r10');
   });
 
   it('rejects bad options with a ContextError naming the option', () => {

@@ -1,5 +1,6 @@
-import { countMessageTokens, createHeuristicCounter, type Message } from '@ctxkit/context-core';
+import { countMessageTokens, type Message } from '@ctxkit/context-core';
 import { fuzzParameters } from '@ctxkit/context-core/testing';
+import { createHeuristicCounter } from '@ctxkit/token-counters';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { findCoveredEnd } from '../src/find-covered-end.js';

@@ -71,7 +71,7 @@ export type ContextFallbackEvent = ContextEventOf<
   }
 >;
 
-/** Recorded when a summarizing compressor's summary call failed and it trimmed instead. */
+/** Recorded when a summarizing compressor's summary call failed and it shortened the history without one. */
 export type SummaryFailedEvent = ContextEventOf<
   'context.summary_failed',
   {
@@ -87,14 +87,14 @@ export type SummaryFailedEvent = ContextEventOf<
     calls: number;
     /** Messages folded into the summary before the failure. */
     folded: number;
-    /** The compressor used instead. */
+    /** What was done instead of a summary, by name. */
     fallback: string;
     /** Turns the next summary call waits. */
     retryAfterTurns: number;
   }
 >;
 
-/** Recorded for each turn a summarizing compressor trims without a call, backing off after failures. */
+/** Recorded for each turn a summarizing compressor shortens the history without a call, backing off after failures. */
 export type SummarySkippedEvent = ContextEventOf<
   'context.summary_skipped',
   {
@@ -110,7 +110,7 @@ export type SummarySkippedEvent = ContextEventOf<
     turnsLeft: number;
     /** Messages that were to be summarized. */
     messages: number;
-    /** The compressor used instead. */
+    /** What was done instead of a summary, by name. */
     fallback: string;
   }
 >;

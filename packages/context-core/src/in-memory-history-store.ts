@@ -4,26 +4,30 @@ import { copyData } from './copy-data.js';
 import { withTokenCount } from './count-tokens.js';
 import { keepNewest } from './keep-newest.js';
 import type { Message } from './message.js';
-import { createTiktokenCounter } from './tiktoken-counter.js';
+import { optionChecker } from './option-checker.js';
 import { rememberTokenCount } from './token-count-cache.js';
 import type { TokenCounter } from './token-counter.js';
 import { validateMessages } from './validate-messages.js';
 
 /** Options of {@link createInMemoryHistoryStore}. */
 export interface InMemoryHistoryStoreOptions {
-  /** Counter for cached counts; default `createTiktokenCounter('o200k_base')`. */
-  counter?: TokenCounter;
+  /**
+   * Counter for the counts cached at append: the one the pipeline counts with. Required: core
+   * holds no tokenizer (take one from `@ctxkit/token-counters`, or wrap your own).
+   */
+  counter: TokenCounter;
 }
 
 /**
  * A {@link HistoryStore} in process memory: for tests, demos and short-lived agents. It keeps
  * the same promises as the SQLite store (atomic appends, validation against stored calls,
  * archives that delete nothing) and passes the same conformance suite.
+ *
+ * @throws ContextError with code `invalid_option` when `counter` is missing or is not a
+ *   {@link TokenCounter} (a non-empty `name` and a `count` method).
  */
-export function createInMemoryHistoryStore(
-  options: InMemoryHistoryStoreOptions = {},
-): HistoryStore {
-  const counter = options.counter ?? createTiktokenCounter('o200k_base');
+export function createInMemoryHistoryStore(options: InMemoryHistoryStoreOptions): HistoryStore {
+  const counter = checkedCounter(options?.counter);
   const conversations = new Map<string, Conversation>();
   let nextId = 1;
 
@@ -125,4 +129,23 @@ function copiesWithCounts(messages: readonly Message[]): Message[] {
     }
   }
   return copies;
+}
+
+/** `value` when it is a {@link TokenCounter}; otherwise the `invalid_option` error naming it. */
+function checkedCounter(value: unknown): TokenCounter {
+  const candidate = value as Partial<TokenCounter> | null | undefined;
+  if (
+    typeof candidate === 'object' &&
+    candidate !== null &&
+    typeof candidate.name === 'string' &&
+    candidate.name.trim() !== '' &&
+    typeof candidate.count === 'function'
+  ) {
+    return candidate as TokenCounter;
+  }
+  throw optionChecker('context-core', 'createInMemoryHistoryStore').invalid(
+    'counter',
+    value,
+    'a TokenCounter (a non-empty name and a count method)',
+  );
 }

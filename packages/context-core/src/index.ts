@@ -82,7 +82,6 @@ export type {
   SummarySkippedEvent,
 } from './event-sink.js';
 export { groupUnits, type MessageUnit } from './group-units.js';
-export { createHeuristicCounter } from './heuristic-counter.js';
 export { createInMemoryEventStore } from './in-memory-event-store.js';
 export {
   createInMemoryHistoryStore,
@@ -153,7 +152,6 @@ export {
 } from './resolve-model-limits.js';
 export { unstorableIdProblem } from './storable-id.js';
 export type { StoredSummary, SummaryCoverage, SummaryStore } from './summary-store.js';
-export { createTiktokenCounter, type TiktokenEncodingName } from './tiktoken-counter.js';
 export {
   assertValidBudget,
   budgetLimit,

@@ -5,7 +5,6 @@ import {
   type ContextProvider,
   countTokens,
   createContextPipeline,
-  createHeuristicCounter,
   createInMemoryEventStore,
   createInMemoryHistoryStore,
   defaultReserveTokens,
@@ -14,7 +13,12 @@ import {
   rememberTokenCount,
   UnknownModelError,
 } from '../src/index.js';
-import { arbitraryHistory, contextErrorThrownBy, fuzzParameters } from '../src/testing/index.js';
+import {
+  arbitraryHistory,
+  contextErrorThrownBy,
+  fuzzParameters,
+  kitCounter,
+} from '../src/testing/index.js';
 import { call, charCounter, result, user } from './helpers.js';
 import { plainAssembler, referenceTrim } from './reference-compressor.js';
 
@@ -298,7 +302,7 @@ describe('createContextPipeline', () => {
   });
 
   it('stays within window less reserve when the assembler adds a notice of its own', async () => {
-    const counter = createHeuristicCounter();
+    const counter = kitCounter;
     // Opens a history that does not start with the user, as a standard assembler does.
     const noticeAssembler: PromptAssembler = {
       assemble(input) {

@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import {
   copyData,
   countMessageTokens,
-  createHeuristicCounter,
   DEFAULT_IMAGE_TOKENS,
   estimateMediaTokens,
   groupUnits,
@@ -21,6 +20,7 @@ import {
   arbitraryHistory,
   contextErrorThrownBy,
   fuzzParameters,
+  kitCounter,
   sameData,
 } from '../src/testing/index.js';
 
@@ -252,7 +252,7 @@ describe('message model v2', () => {
   });
 
   it('counts images and files by the counter, else by the documented estimate', () => {
-    const text = createHeuristicCounter();
+    const text = kitCounter;
     const priced: TokenCounter = {
       name: 'priced',
       count: text.count,
@@ -280,7 +280,7 @@ describe('message model v2', () => {
   });
 
   it('counts again after a part deep inside the content changed in place', () => {
-    const counter = createHeuristicCounter();
+    const counter = kitCounter;
     const message = copyData(everyPart[4] as Message);
     const before = countMessageTokens(message, counter);
     const output = (message.content as { output: { value: { text?: string }[] } }[])[0]?.output;

@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import {
   type ContextCompressor,
   countTokens,
-  createHeuristicCounter,
   defineCompressor,
   type Message,
   validateMessages,
@@ -15,12 +14,13 @@ import {
   deepFreeze,
   forgeCounts,
   fuzzParameters,
+  kitCounter,
   measureCompressionCase,
   testCompressor,
 } from '../src/testing/index.js';
 import { referenceTrim } from './reference-compressor.js';
 
-const counter = createHeuristicCounter();
+const counter = kitCounter;
 
 testCompressor({ name: 'reference trim', create: referenceTrim });
 
@@ -186,6 +186,29 @@ describe('the compressor conformance suite itself', () => {
         expect(new Set(history.map((message) => message.id)).size).toBe(history.length);
       }),
       fuzzParameters(100),
+    );
+  });
+});
+
+describe('kitCounter', () => {
+  it('counts word runs by fours, white space runs and other characters as one each', () => {
+    expect(kitCounter.name).toBe('testing:kit');
+    expect(kitCounter.count('')).toBe(0);
+    expect(kitCounter.count('Hello, world!')).toBe(7);
+    expect(kitCounter.count('abcd')).toBe(1);
+    expect(kitCounter.count('ab') + kitCounter.count('cd')).toBe(2);
+    expect(kitCounter.count(' \n\t ')).toBe(1);
+    expect(kitCounter.count('日本語のテキスト')).toBe(2);
+    expect(kitCounter.count('😀👍')).toBe(2);
+  });
+
+  it('gives every string a whole count, positive when the string is not empty', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (text) => {
+        const tokens = kitCounter.count(text);
+        return Number.isInteger(tokens) && tokens >= 0 && (text === '') === (tokens === 0);
+      }),
+      fuzzParameters(200),
     );
   });
 });

@@ -4,7 +4,6 @@ import {
   assertValidLimit,
   ContextError,
   type ContextEvent,
-  createTiktokenCounter,
   type EventStore,
   type GetHistoryOptions,
   type HistoryStore,
@@ -14,6 +13,7 @@ import {
   StorageError,
   type TokenCounter,
 } from '@ctxkit/context-core';
+import { createTiktokenCounter } from '@ctxkit/token-counters';
 import type { Kysely } from 'kysely';
 import { appendMessages } from './append-messages.js';
 import { archiveConversation, listArchives, readArchive } from './archive-history.js';

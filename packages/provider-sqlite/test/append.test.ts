@@ -1,10 +1,10 @@
 import {
   ContextError,
   countMessageTokens,
-  createHeuristicCounter,
   type Message,
   type TokenCounter,
 } from '@ctxkit/context-core';
+import { createHeuristicCounter } from '@ctxkit/token-counters';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { createSqliteProvider } from '../src/index.js';

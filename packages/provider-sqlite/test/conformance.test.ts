@@ -1,5 +1,5 @@
-import { createHeuristicCounter, createTiktokenCounter } from '@ctxkit/context-core';
 import { testEventStore, testHistoryStore } from '@ctxkit/context-core/testing';
+import { createHeuristicCounter, createTiktokenCounter } from '@ctxkit/token-counters';
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { createKyselyProvider, createSqliteProvider, type KyselyProvider } from '../src/index.js';

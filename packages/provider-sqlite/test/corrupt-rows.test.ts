@@ -1,4 +1,5 @@
-import { ContextError, createHeuristicCounter } from '@ctxkit/context-core';
+import { ContextError } from '@ctxkit/context-core';
+import { createHeuristicCounter } from '@ctxkit/token-counters';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { createSqliteProvider } from '../src/index.js';

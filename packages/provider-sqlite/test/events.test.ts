@@ -2,8 +2,8 @@ import {
   type ContextCompressor,
   type ContextEvent,
   createContextPipeline,
-  createHeuristicCounter,
 } from '@ctxkit/context-core';
+import { createHeuristicCounter } from '@ctxkit/token-counters';
 import { describe, expect, it } from 'vitest';
 import { createSqliteProvider } from '../src/index.js';
 import { user } from './helpers.js';

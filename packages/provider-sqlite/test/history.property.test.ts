@@ -1,10 +1,6 @@
-import {
-  createHeuristicCounter,
-  createInMemoryHistoryStore,
-  type HistoryStore,
-  type Message,
-} from '@ctxkit/context-core';
+import { createInMemoryHistoryStore, type HistoryStore, type Message } from '@ctxkit/context-core';
 import { arbitraryHistory, fuzzParameters } from '@ctxkit/context-core/testing';
+import { createHeuristicCounter } from '@ctxkit/token-counters';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSqliteProvider } from '../src/index.js';

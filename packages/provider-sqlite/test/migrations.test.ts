@@ -1,4 +1,4 @@
-import { createHeuristicCounter } from '@ctxkit/context-core';
+import { createHeuristicCounter } from '@ctxkit/token-counters';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { createSqliteProvider, migrateProvider } from '../src/index.js';

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { ContextError, createHeuristicCounter, type TokenCounter } from '@ctxkit/context-core';
+import { ContextError, type TokenCounter } from '@ctxkit/context-core';
+import { createHeuristicCounter } from '@ctxkit/token-counters';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { createSqliteProvider, type SqliteProviderOptions } from '../src/index.js';

@@ -2,12 +2,12 @@ import { readFileSync } from 'node:fs';
 import {
   type ArchiveInfo,
   type ContextEvent,
-  createHeuristicCounter,
   keepNewest,
   type Message,
   type StoredSummary,
   type StoredToolOutput,
 } from '@ctxkit/context-core';
+import { createHeuristicCounter } from '@ctxkit/token-counters';
 import { describe, expect, it } from 'vitest';
 import {
   createKyselySummaryStore,

@@ -1,5 +1,6 @@
-import { createHeuristicCounter, type SummaryStore } from '@ctxkit/context-core';
+import type { SummaryStore } from '@ctxkit/context-core';
 import { testSummaryStore } from '@ctxkit/context-core/testing';
+import { createHeuristicCounter } from '@ctxkit/token-counters';
 import Database from 'better-sqlite3';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';

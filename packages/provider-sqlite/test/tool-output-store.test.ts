@@ -1,9 +1,6 @@
-import {
-  createHeuristicCounter,
-  type ToolOutputScopeOptions,
-  type ToolOutputStore,
-} from '@ctxkit/context-core';
+import type { ToolOutputScopeOptions, ToolOutputStore } from '@ctxkit/context-core';
 import { testToolOutputStore } from '@ctxkit/context-core/testing';
+import { createHeuristicCounter } from '@ctxkit/token-counters';
 import Database from 'better-sqlite3';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';

@@ -1,4 +1,5 @@
-import { ContextError, createHeuristicCounter } from '@ctxkit/context-core';
+import { ContextError } from '@ctxkit/context-core';
+import { createHeuristicCounter } from '@ctxkit/token-counters';
 import { describe, expect, it } from 'vitest';
 import type { KyselyProvider } from '../src/index.js';
 import { call, result, user } from './helpers.js';

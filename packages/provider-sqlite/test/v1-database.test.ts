@@ -1,10 +1,6 @@
 import { readFileSync } from 'node:fs';
-import {
-  type ArchiveInfo,
-  createHeuristicCounter,
-  type Message,
-  type StoredToolOutput,
-} from '@ctxkit/context-core';
+import type { ArchiveInfo, Message, StoredToolOutput } from '@ctxkit/context-core';
+import { createHeuristicCounter } from '@ctxkit/token-counters';
 import { describe, expect, it } from 'vitest';
 import {
   createKyselySummaryStore,

@@ -45,6 +45,7 @@ export {
   type PdfTarget,
 } from './estimate-pdf-tokens.js';
 export { estimateTextFileTokens, type TextFile } from './estimate-text-file-tokens.js';
+export { createHeuristicCounter } from './heuristic-counter.js';
 export type { ImageDimensions, ImageSize } from './image-dimensions.js';
 export { mediaBytes } from './media-bytes.js';
 export {
@@ -67,6 +68,7 @@ export {
 } from './openai-image-tokenization.js';
 export { OPENAI_MAX_PATCHES } from './openai-patch-tokens.js';
 export { readImageSize } from './read-image-size.js';
+export { createTiktokenCounter, type TiktokenEncodingName } from './tiktoken-counter.js';
 export type { ToolDeclaration } from './tool-declaration.js';
 export {
   type MediaTarget,

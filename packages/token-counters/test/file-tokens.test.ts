@@ -1,8 +1,8 @@
-import { createTiktokenCounter } from '@ctxkit/context-core';
 import { fuzzParameters } from '@ctxkit/context-core/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  createTiktokenCounter,
   estimatePdfTokens,
   estimateTextFileTokens,
   PDF_PAGE_LIMITS,

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import {
   countMessageTokens,
-  createHeuristicCounter,
   estimateMediaTokens,
   type FilePart,
   type ImagePart,
@@ -10,6 +9,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import {
   countAnthropicImageTokens,
+  createHeuristicCounter,
   estimatePdfTokens,
   mediaBytes,
   PDF_BYTES_PER_PAGE,

@@ -1,8 +1,12 @@
-import { createTiktokenCounter } from '@ctxkit/context-core';
 import { fuzzParameters } from '@ctxkit/context-core/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { countMessageOverheadTokens, MESSAGE_OVERHEAD, PROVIDERS } from '../src/index.js';
+import {
+  countMessageOverheadTokens,
+  createTiktokenCounter,
+  MESSAGE_OVERHEAD,
+  PROVIDERS,
+} from '../src/index.js';
 import { expectInvalidOption } from './helpers.js';
 
 describe('MESSAGE_OVERHEAD', () => {

@@ -1,8 +1,4 @@
-import {
-  createHeuristicCounter,
-  createTiktokenCounter,
-  type TokenCounter,
-} from '@ctxkit/context-core';
+import type { TokenCounter } from '@ctxkit/context-core';
 import { fuzzParameters } from '@ctxkit/context-core/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -13,6 +9,8 @@ import {
   countGeminiToolTokens,
   countMessageOverheadTokens,
   countOpenAIToolTokens,
+  createHeuristicCounter,
+  createTiktokenCounter,
   type ToolDeclaration,
 } from '../src/index.js';
 import { expectInvalidOption } from './helpers.js';

@@ -1,7 +1,6 @@
 import {
   ContextError,
   countMessageTokens,
-  createHeuristicCounter,
   createInMemoryToolOutputStore,
   type Message,
   type ToolResultPart,
@@ -14,6 +13,7 @@ import {
   fuzzParameters,
   sampleText,
 } from '@ctxkit/context-core/testing';
+import { createHeuristicCounter } from '@ctxkit/token-counters';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {

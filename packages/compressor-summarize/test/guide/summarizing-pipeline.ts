@@ -1,4 +1,5 @@
 import { createStandardAssembler, toOpenAIChat } from '@ctxkit/assembler-standard';
+import { trimToBudget } from '@ctxkit/compressor-simple';
 import {
   type ChatComplete,
   createChatSummarizer,
@@ -6,6 +7,7 @@ import {
 } from '@ctxkit/compressor-summarize';
 import {
   type ContextPipeline,
+  composeCompressors,
   createContextPipeline,
   type TokenCounter,
 } from '@ctxkit/context-core';
@@ -43,7 +45,7 @@ export function createSummarizingPipeline(
   counter: TokenCounter,
 ): { pipeline: ContextPipeline; close: () => Promise<void> } {
   const store = createSqliteProvider({ filename, counter });
-  const compressor = createSummarizingCompressor({
+  const summarizer = createSummarizingCompressor({
     // The model's id sizes each summary call to its window (core's model table).
     summarize: createChatSummarizer({ complete: chatComplete(endpoint), model: endpoint.model }),
     keepRecentTokens: 20_000,
@@ -55,7 +57,8 @@ export function createSummarizingPipeline(
     provider: store,
     events: store,
     counter,
-    compressor, // was: trimToBudget(), or any composition ending with it
+    // was: trimToBudget(); it stays last, to cut a newest unit too large for the budget by itself
+    compressor: composeCompressors(summarizer, trimToBudget()),
     assembler: createStandardAssembler(),
     budget: { maxTokens: 128_000, reserveTokens: 8192 },
   });

@@ -18,6 +18,7 @@ export {
   fuzzParameters,
   fuzzSeed,
 } from './fuzz-parameters.js';
+export { kitCounter } from './kit-counter.js';
 export { sameData } from './same-data.js';
 export { SAMPLE_TEXT_KINDS, type SampleTextKind, sampleText } from './sample-text.js';
 export {

@@ -6,7 +6,6 @@ import {
   FULL_CONTRACT,
 } from '../context-compressor.js';
 import { copyData } from '../copy-data.js';
-import { createHeuristicCounter } from '../heuristic-counter.js';
 import type { Message } from '../message.js';
 import type { TokenBudget } from '../token-budget.js';
 import type { TokenCounter } from '../token-counter.js';
@@ -14,6 +13,7 @@ import { arbitraryHistoryWithBudget, type HistoryArbitraryOptions } from './arbi
 import { compressionInvariants, measureCompressionCase } from './compression-invariants.js';
 import { deepFreeze } from './deep-freeze.js';
 import { fuzzParameters } from './fuzz-parameters.js';
+import { kitCounter } from './kit-counter.js';
 import { sameData } from './same-data.js';
 
 /** Options of {@link testCompressor}. */
@@ -22,7 +22,10 @@ export interface TestCompressorOptions {
   name: string;
   /** Makes the compressor under test. */
   create: () => ContextCompressor;
-  /** Counter for budgets; default the heuristic counter (fast). */
+  /**
+   * Counter the compressor is run with and budgets are set by; default {@link kitCounter}. The
+   * contract holds for every counter: pass the one the compressor will run with to check it too.
+   */
   counter?: TokenCounter;
   /** Random histories each invariant is checked on; default 100 (ten times as many in `pnpm fuzz`). */
   numRuns?: number;
@@ -45,7 +48,7 @@ type InvariantName = keyof typeof compressionInvariants;
  * tool pairs intact, first user message kept); then empty input and malformed budgets.
  */
 export function testCompressor(options: TestCompressorOptions): void {
-  const counter = options.counter ?? createHeuristicCounter();
+  const counter = options.counter ?? kitCounter;
   const { numRuns, seed } = fuzzParameters(options.numRuns ?? 100);
   const guarantees = options.create().guarantees ?? FULL_CONTRACT;
   const invariants = (Object.keys(compressionInvariants) as InvariantName[]).filter((name) =>

@@ -3,7 +3,7 @@
 // appends its labelled batches to conversation "shared", then prints "done". After its first
 // batch it waits until every writer has stored one, so all of them are writing at the same time.
 import { createInterface } from 'node:readline';
-import { createHeuristicCounter } from '@ctxkit/context-core';
+import { createHeuristicCounter } from '@ctxkit/token-counters';
 import { createSqliteProvider } from '../../src/index.js';
 import { labelledBatch } from '../batch-check.js';
 

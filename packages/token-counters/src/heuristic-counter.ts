@@ -1,5 +1,5 @@
+import type { TokenCounter } from '@ctxkit/context-core';
 import { isSingleTokenCharacter, listSingleTokenCharacters } from './single-token-characters.js';
-import type { TokenCounter } from './token-counter.js';
 
 /**
  * A fast token estimate with no tokenizer and no rank table, named `heuristic:v2`, tuned against

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { fuzzParameters } from '@ctxkit/context-core/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createHeuristicCounter } from '../src/heuristic-counter.js';
@@ -7,7 +8,6 @@ import {
   listSingleTokenCharacters,
   SINGLE_TOKEN_RANGES,
 } from '../src/single-token-characters.js';
-import { fuzzParameters } from '../src/testing/index.js';
 import { createTiktokenCounter } from '../src/tiktoken-counter.js';
 import { CHARACTER_CLASSES, CLASSES_OUTSIDE_BOUND } from './character-classes.js';
 import { CORPORA, type CorpusGenerator, type CorpusKind, chunk } from './corpora.js';

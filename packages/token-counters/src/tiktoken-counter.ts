@@ -1,6 +1,6 @@
-import { createRequire } from 'node:module';
-import { InvalidOptionError } from './error-families.js';
-import type { TokenCounter } from './token-counter.js';
+import { InvalidOptionError, type TokenCounter } from '@ctxkit/context-core';
+import cl100kBase from 'js-tiktoken/ranks/cl100k_base';
+import o200kBase from 'js-tiktoken/ranks/o200k_base';
 
 /** The tiktoken encodings {@link createTiktokenCounter} supports. */
 export type TiktokenEncodingName = 'o200k_base' | 'cl100k_base';
@@ -18,10 +18,11 @@ export type TiktokenEncodingName = 'o200k_base' | 'cl100k_base';
  * base64 string or a 50,000-character run of Chinese counts in tens of milliseconds instead of
  * minutes. Nothing is split or approximated.
  *
- * The rank table is loaded synchronously on the first `count` (not at import or creation), once
- * per process and encoding, and shared by every counter of that encoding, as is a bounded cache of
- * recent piece counts (at most 32,768 pieces of up to 64 characters). Loading uses Node's
- * `createRequire`; in other runtimes, plug in another tokenizer as a {@link TokenCounter}.
+ * The rank files come in with this module, as js-tiktoken's ES modules (so every runtime and
+ * bundler loads them the same way: about 3.4 MB of source for both encodings). An encoding's
+ * table is built from its file on the first `count` (not at import or creation), once per process
+ * and encoding, and shared by every counter of that encoding, as is a bounded cache of recent
+ * piece counts (at most 32,768 pieces of up to 64 characters).
  *
  * @param encoding - The encoding; `o200k_base` by default.
  * @throws ContextError with code `invalid_option` when `encoding` is not a supported name.
@@ -35,6 +36,7 @@ export function createTiktokenCounter(encoding: TiktokenEncodingName = 'o200k_ba
   if (!SUPPORTED_ENCODINGS.includes(encoding)) {
     throw new InvalidOptionError({
       code: 'invalid_option',
+      source: 'token-counters',
       message: `createTiktokenCounter(): unknown encoding ${JSON.stringify(encoding)}, expected one of ${SUPPORTED_ENCODINGS.join(', ')}.`,
       details: { option: 'encoding', value: encoding },
     });
@@ -72,7 +74,11 @@ interface Encoder {
   readonly cache: PieceCache;
 }
 
-const requireRanks = createRequire(import.meta.url);
+/** js-tiktoken's rank file of each encoding. */
+const RANK_FILES: Record<TiktokenEncodingName, RankFile> = {
+  o200k_base: o200kBase,
+  cl100k_base: cl100kBase,
+};
 const encoders = new Map<TiktokenEncodingName, Encoder>();
 const utf8Encoder = new TextEncoder();
 /** Reused buffer for the UTF-8 bytes of the piece being counted; grows on demand. */
@@ -81,7 +87,7 @@ let pieceBytes = new Uint8Array(1024);
 function loadEncoder(encoding: TiktokenEncodingName): Encoder {
   const loaded = encoders.get(encoding);
   if (loaded !== undefined) return loaded;
-  const file = requireRanks(`js-tiktoken/ranks/${encoding}`) as RankFile;
+  const file = RANK_FILES[encoding];
   const encoder: Encoder = {
     pattern: new RegExp(file.pat_str, 'gu'),
     vocabulary: new Vocabulary(file.bpe_ranks),
