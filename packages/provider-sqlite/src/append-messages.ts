@@ -59,6 +59,7 @@ export async function appendMessages(
         role: message.role,
         content: message.content,
         meta: message.meta,
+        provider_options: message.providerOptions,
         tokens: message.tokens,
         token_counter: counter.name,
         unit_start: unitStarts[start + offset] as number,

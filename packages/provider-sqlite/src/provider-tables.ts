@@ -29,10 +29,15 @@ export interface HistoryTable {
   position: number;
   /** The message's role. */
   role: string;
-  /** The message's content as JSON: a string or an array of parts. */
+  /**
+   * The message's content as JSON: a string or an array of parts, with bytes and `URL`s of images
+   * and files as `{ "bytes": base64 }`, `{ "arrayBuffer": base64 }` or `{ "url": href }`.
+   */
   content: string;
   /** The message's `meta` as JSON, or null. */
   meta: string | null;
+  /** The message's `providerOptions` as JSON, or null (column added by migration 0004). */
+  provider_options: string | null;
   /** Token count cached at append. */
   tokens: number;
   /** Name of the counter that made `tokens`. */

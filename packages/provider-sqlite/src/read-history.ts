@@ -56,6 +56,7 @@ export const HISTORY_COLUMNS = [
   'role',
   'content',
   'meta',
+  'provider_options',
   'tokens',
   'token_counter',
   'position',

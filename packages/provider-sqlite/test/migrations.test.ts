@@ -22,6 +22,7 @@ describe('migrations', () => {
       '0001_history_and_events',
       '0002_tool_outputs',
       '0003_summaries',
+      '0004_message_provider_options',
     ]);
     raw.close();
   });
