@@ -1,7 +1,8 @@
-import type { Message, Part } from '@ctxkit/context-core';
+import { ContextError, keepNewest, type Message, type Part } from '@ctxkit/context-core';
 import { sameData } from '@ctxkit/context-core/testing';
 import { describe, expect, it } from 'vitest';
 import type { KyselyProvider } from '../src/index.js';
+import { user } from './helpers.js';
 
 /** Options of {@link testMessageModelStorage}. */
 export interface MessageModelSuiteOptions {
@@ -15,7 +16,8 @@ export interface MessageModelSuiteOptions {
 
 /**
  * What the v2 message model asks of storage, on one database: bytes, `ArrayBuffer`s and `URL`s
- * read back as themselves, strings and JSON data as written.
+ * read back as themselves, strings and JSON data as written, and tool approvals validated and
+ * kept with their calls across appends.
  */
 export function testMessageModelStorage(options: MessageModelSuiteOptions): void {
   describe(`${options.name}: message model v2`, () => {
@@ -125,6 +127,86 @@ export function testMessageModelStorage(options: MessageModelSuiteOptions): void
       expectSameMessages(await provider.getHistory('c'), input);
       await options.close(provider);
     });
+
+    it('accepts an approval response to a request stored in an earlier append, ids kept apart from call ids', async () => {
+      const provider = await options.open();
+      await provider.append('c', [user('delete the pod'), callWithApproval('t1', 'a1')]);
+      await provider.append('c', approvalResponse('a1'));
+      await provider.append('c', toolResult('t1'));
+      expectSameMessages(await provider.getHistory('c'), [
+        user('delete the pod'),
+        callWithApproval('t1', 'a1'),
+        approvalResponse('a1'),
+        toolResult('t1'),
+      ]);
+      // An approval id may equal a tool call id: the two never stand for each other.
+      await provider.append('same', [callWithApproval('x', 'x'), callWithApproval('y', 'x2')]);
+      await provider.append('same', approvalResponse('x'));
+      await provider.append('same', [toolResult('x'), approvalResponse('x2')]);
+      await expect(provider.append('same', approvalResponse('y'))).rejects.toMatchObject({
+        code: 'invalid_message',
+      });
+      const all = await provider.getHistory('same');
+      expect(all).toHaveLength(5);
+      // One unit: the last response reaches y's request, its result x's call.
+      expect(await provider.getHistory('same', { limit: 1 })).toEqual(all);
+      await options.close(provider);
+    });
+
+    it('refuses, storing nothing, a response to an unknown, answered or archived request, and a reused approval id', async () => {
+      const provider = await options.open();
+      await provider.append('c', [callWithApproval('t1', 'a1'), approvalResponse('a1')]);
+      await provider.append('c', callWithApproval('t2', 'a2'));
+      await provider.append('archived', callWithApproval('t3', 'a3'));
+      await provider.archive('archived');
+      const before = await rowCounts(provider);
+      const refused: [string, Message[]][] = [
+        ['c', [approvalResponse('unknown')]],
+        ['c', [approvalResponse('a1')]],
+        ['c', [approvalResponse('a2'), approvalResponse('a2')]],
+        ['c', [callWithApproval('t4', 'a2')]],
+        ['other', [approvalResponse('a2')]],
+        ['archived', [approvalResponse('a3')]],
+      ];
+      for (const [conversationId, batch] of refused) {
+        const error = await provider.append(conversationId, batch).catch((caught) => caught);
+        expect(
+          ContextError.isInstance(error, 'invalid_message'),
+          `${conversationId} ${JSON.stringify(batch)}: ${String(error)}`,
+        ).toBe(true);
+      }
+      expect(await rowCounts(provider)).toEqual(before);
+      await provider.append('c', approvalResponse('a2'));
+      await options.close(provider);
+    });
+
+    it('never splits a tool call from its approval request and response under a limit', async () => {
+      const provider = await options.open();
+      const batches: Message[][] = [
+        [user('restart the pods')],
+        [call('t1'), user('wait')],
+        [approvalRequest('t1', 'a1')],
+        [user('thinking about it')],
+        [approvalResponse('a1', false)],
+        [callWithApproval('t2', 'a2'), assistantText('asked')],
+        [approvalResponse('a2', false)],
+        [providerExecuted('t3'), assistantText('done')],
+      ];
+      const history: Message[] = [];
+      for (const batch of batches) history.push(...(await provider.append('c', batch)));
+      for (let limit = 0; limit <= history.length + 1; limit += 1) {
+        const window = await provider.getHistory('c', { limit });
+        expect(window, `limit ${limit}`).toEqual(keepNewest(history, limit));
+      }
+      const roles = async (limit: number) =>
+        (await provider.getHistory('c', { limit })).map((message) => message.role);
+      // A window starting at a response reaches back to its request, and from the request
+      // (stored in an append of its own) to its call.
+      expect(await roles(6)).toHaveLength(10);
+      expect(await roles(8)).toHaveLength(10);
+      expect(await roles(3)).toEqual(['assistant', 'assistant', 'tool', 'assistant', 'assistant']);
+      await options.close(provider);
+    });
   });
 }
 
@@ -217,4 +299,86 @@ function expectSameMessages(loaded: readonly Message[], expected: readonly Messa
   );
   expect(withoutStoreFields).toEqual(expected);
   expect(sameData(withoutStoreFields, expected)).toBe(true);
+}
+
+async function rowCounts(provider: KyselyProvider): Promise<number[]> {
+  const counts: number[] = [];
+  for (const table of ['history', 'history_tool_parts'] as const) {
+    const row = await provider.db
+      .selectFrom(table)
+      .select((select) => select.fn.countAll<number | string>().as('count'))
+      .executeTakeFirstOrThrow();
+    counts.push(Number(row.count));
+  }
+  return counts;
+}
+
+function call(toolCallId: string): Message {
+  return {
+    role: 'assistant',
+    content: [{ type: 'tool-call', toolCallId, toolName: 'restart_pod', input: { pod: 'web' } }],
+  };
+}
+
+function approvalRequest(toolCallId: string, approvalId: string): Message {
+  return {
+    role: 'assistant',
+    content: [{ type: 'tool-approval-request', approvalId, toolCallId }],
+  };
+}
+
+function callWithApproval(toolCallId: string, approvalId: string): Message {
+  return {
+    role: 'assistant',
+    content: [
+      ...(call(toolCallId).content as Part[]),
+      { type: 'tool-approval-request', approvalId, toolCallId },
+    ],
+  };
+}
+
+function approvalResponse(approvalId: string, approved = true): Message {
+  return {
+    role: 'tool',
+    content: [
+      {
+        type: 'tool-approval-response',
+        approvalId,
+        approved,
+        ...(approved ? {} : { reason: 'Not now.' }),
+      },
+    ],
+  };
+}
+
+function toolResult(toolCallId: string): Message {
+  return {
+    role: 'tool',
+    content: [{ type: 'tool-result', toolCallId, toolName: 'restart_pod', output: 'restarted' }],
+  };
+}
+
+function providerExecuted(toolCallId: string): Message {
+  return {
+    role: 'assistant',
+    content: [
+      {
+        type: 'tool-call',
+        toolCallId,
+        toolName: 'web_search',
+        input: { query: 'pods' },
+        providerExecuted: true,
+      },
+      {
+        type: 'tool-result',
+        toolCallId,
+        toolName: 'web_search',
+        output: { type: 'json', value: { hits: 2 } },
+      },
+    ],
+  };
+}
+
+function assistantText(text: string): Message {
+  return { role: 'assistant', content: text };
 }
