@@ -1,29 +1,23 @@
-import {
-  type Message,
-  type TokenCounter,
-  toolCallsOf,
-  toolResultsOf,
-  validateMessages,
-} from '@ctxkit/context-core';
+import { type Message, type TokenCounter, validateMessages } from '@ctxkit/context-core';
 import type { Insertable, Kysely } from 'kysely';
 import { inTransaction } from './in-transaction.js';
 import { lockConversation } from './lock-conversation.js';
 import { SOURCE } from './provider-source.js';
-import type { HistoryToolPartsTable, ProviderTables } from './provider-tables.js';
+import type { HistoryToolPartsTable, ProviderTables, ToolPartKind } from './provider-tables.js';
 import { type StoredMessage, toStoredMessages } from './stored-message.js';
-import { mentionedToolCallIds, readToolState, type ToolState } from './tool-state.js';
+import { mentionedIds, readToolState, type ToolState } from './tool-state.js';
 
 /**
  * Appends `input` to a conversation in one transaction, all or nothing, and returns the stored
  * copies with ids and counts.
  *
- * Validation and counting happen before the transaction, against the stored tool calls read
- * without a lock, so a bad batch is rejected without writing or waiting, and tokenizing never
- * holds the lock. Inside the transaction the conversation is locked, the few stored tool calls
- * the batch mentions are read again and the batch is validated again (cheap, no counting), so
- * a concurrent append can never make it invalid. Work is proportional to the batch, not the
- * history. When `db` is already a transaction, the batch is written in it (and then validation
- * and counting run inside it too).
+ * Validation and counting happen before the transaction, against the stored tool calls and
+ * approvals read without a lock, so a bad batch is rejected without writing or waiting, and
+ * tokenizing never holds the lock. Inside the transaction the conversation is locked, the few
+ * stored calls and approvals the batch mentions are read again and the batch is validated again
+ * (cheap, no counting), so a concurrent append can never make it invalid. Work is proportional
+ * to the batch, not the history. When `db` is already a transaction, the batch is written in it
+ * (and then validation and counting run inside it too).
  */
 export async function appendMessages(
   db: Kysely<ProviderTables>,
@@ -32,23 +26,23 @@ export async function appendMessages(
   input: Message | readonly Message[],
 ): Promise<Message[]> {
   const batch: readonly Message[] = Array.isArray(input) ? input : [input as Message];
-  const mentioned = mentionedToolCallIds(batch);
+  const mentioned = mentionedIds(batch);
   const validate = (state: ToolState) =>
     validateMessages(batch, {
       knownToolCallIds: state.calls.keys(),
       answeredToolCallIds: state.answered,
+      knownApprovalIds: state.approvals.keys(),
+      answeredApprovalIds: state.approved,
       source: SOURCE,
     });
-  const noTools: ToolState = { calls: new Map(), answered: new Set() };
-  validate(mentioned.length === 0 ? noTools : await readToolState(db, conversationId, mentioned));
+  validate(await readToolState(db, conversationId, mentioned));
   if (batch.length === 0) return [];
   const stored = toStoredMessages(batch, counter);
   const createdAt = new Date().toISOString();
 
   return inTransaction(db, async (trx) => {
     const first = await lockConversation(trx, conversationId, batch.length);
-    const state =
-      mentioned.length === 0 ? noTools : await readToolState(trx, conversationId, mentioned);
+    const state = await readToolState(trx, conversationId, mentioned);
     validate(state);
     const unitStarts = unitStartsOf(batch, first, state);
     const ids = new Map<number, number | string>();
@@ -59,6 +53,7 @@ export async function appendMessages(
         role: message.role,
         content: message.content,
         meta: message.meta,
+        provider_options: message.providerOptions,
         tokens: message.tokens,
         token_counter: counter.name,
         unit_start: unitStarts[start + offset] as number,
@@ -94,21 +89,42 @@ const ROWS_PER_INSERT = 500;
 
 /**
  * For each message, the position of the earliest message it must be returned with: its own, or
- * that of the earliest call its results answer (stored or in the batch).
+ * that of the earliest call its results and approval requests answer, or request its approval
+ * responses answer (stored or in the batch). Later messages reach further back through these.
  */
 function unitStartsOf(batch: readonly Message[], first: number, state: ToolState): number[] {
   const callPositions = new Map(state.calls);
+  const requestPositions = new Map(state.approvals);
   return batch.map((message, index) => {
     const position = first + index;
-    for (const call of toolCallsOf(message)) callPositions.set(call.toolCallId, position);
     let start = position;
-    for (const result of toolResultsOf(message)) {
-      start = Math.min(start, callPositions.get(result.toolCallId) ?? position);
+    const reach = (partner: number | undefined) => {
+      if (partner !== undefined && partner < start) start = partner;
+    };
+    if (typeof message.content === 'string') return start;
+    // In order: validation has made sure that each partner comes before the part naming it.
+    for (const part of message.content) {
+      switch (part.type) {
+        case 'tool-call':
+          callPositions.set(part.toolCallId, position);
+          break;
+        case 'tool-result':
+          reach(callPositions.get(part.toolCallId));
+          break;
+        case 'tool-approval-request':
+          requestPositions.set(part.approvalId, position);
+          reach(callPositions.get(part.toolCallId));
+          break;
+        case 'tool-approval-response':
+          reach(requestPositions.get(part.approvalId));
+          break;
+      }
     }
     return start;
   });
 }
 
+/** The `history_tool_parts` rows of the batch: one per call, result and approval part. */
 function toolPartsOf(
   batch: readonly Message[],
   first: number,
@@ -117,22 +133,20 @@ function toolPartsOf(
 ): Insertable<HistoryToolPartsTable>[] {
   const parts: Insertable<HistoryToolPartsTable>[] = [];
   batch.forEach((message, index) => {
+    if (typeof message.content === 'string') return;
     const historyId = ids.get(first + index) as number | string;
-    for (const call of toolCallsOf(message)) {
+    const add = (kind: ToolPartKind, id: string) =>
       parts.push({
         history_id: historyId,
         conversation_id: conversationId,
-        tool_call_id: call.toolCallId,
-        kind: 'call',
+        tool_call_id: id,
+        kind,
       });
-    }
-    for (const result of toolResultsOf(message)) {
-      parts.push({
-        history_id: historyId,
-        conversation_id: conversationId,
-        tool_call_id: result.toolCallId,
-        kind: 'result',
-      });
+    for (const part of message.content) {
+      if (part.type === 'tool-call') add('call', part.toolCallId);
+      else if (part.type === 'tool-result') add('result', part.toolCallId);
+      else if (part.type === 'tool-approval-request') add('approval-request', part.approvalId);
+      else if (part.type === 'tool-approval-response') add('approval-response', part.approvalId);
     }
   });
   return parts;

@@ -22,5 +22,6 @@ export type {
   ProviderTables,
   SummariesTable,
   ToolOutputsTable,
+  ToolPartKind,
 } from './provider-tables.js';
 export type { SqliteDatabase, SqliteStatement } from './sqlite-database.js';

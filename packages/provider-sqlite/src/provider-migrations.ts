@@ -147,6 +147,12 @@ const MIGRATIONS: Record<string, Migration> = {
         .execute();
     },
   },
+  '0004_message_provider_options': {
+    async up(db: Kysely<unknown>): Promise<void> {
+      // A nullable column: every existing row keeps its values, and reads as no providerOptions.
+      await db.schema.alterTable('history').addColumn('provider_options', 'text').execute();
+    },
+  },
 };
 
 /** Adds an auto-incrementing `id` primary key in the dialect's own spelling. */

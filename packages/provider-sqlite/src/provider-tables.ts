@@ -9,7 +9,10 @@ export type ProviderTables = {
   history: HistoryTable;
   /** One row per conversation: the next free position, and the row appends lock. */
   history_conversations: HistoryConversationsTable;
-  /** The tool calls and results of every stored message, for validation without loading content. */
+  /**
+   * The tool calls, tool results, approval requests and approval responses of every stored
+   * message, for validation without loading content.
+   */
   history_tool_parts: HistoryToolPartsTable;
   /** Events such as `context.compressed`. */
   events: EventsTable;
@@ -29,10 +32,15 @@ export interface HistoryTable {
   position: number;
   /** The message's role. */
   role: string;
-  /** The message's content as JSON: a string or an array of parts. */
+  /**
+   * The message's content as JSON: a string or an array of parts, with bytes and `URL`s of images
+   * and files as `{ "bytes": base64 }`, `{ "arrayBuffer": base64 }` or `{ "url": href }`.
+   */
   content: string;
   /** The message's `meta` as JSON, or null. */
   meta: string | null;
+  /** The message's `providerOptions` as JSON, or null (column added by migration 0004). */
+  provider_options: string | null;
   /** Token count cached at append. */
   tokens: number;
   /** Name of the counter that made `tokens`. */
@@ -61,11 +69,14 @@ export interface HistoryToolPartsTable {
   history_id: number | string;
   /** The conversation, for lookups by tool call id. */
   conversation_id: string;
-  /** The part's `toolCallId`. */
+  /** The part's `toolCallId`; for the approval kinds, the part's `approvalId`. */
   tool_call_id: string;
-  /** Whether the part is the call or a result. */
-  kind: 'call' | 'result';
+  /** Which part it is: a tool call, a tool result, an approval request or an approval response. */
+  kind: ToolPartKind;
 }
+
+/** What a `history_tool_parts` row records, and so which id its `tool_call_id` holds. */
+export type ToolPartKind = 'call' | 'result' | 'approval-request' | 'approval-response';
 
 /** Columns of `events`. */
 export interface EventsTable {

@@ -5,11 +5,11 @@ import { fromHistoryRows, type HistoryRowColumns } from './stored-message.js';
 
 /**
  * The active messages of a conversation, oldest first; with `limit`, the newest `limit` of them,
- * reaching further back only as far as needed so that no tool result comes without its call
- * (the same cut as core's `keepNewest`).
+ * reaching further back only as far as needed so that no tool result comes without its call and
+ * no approval response without its request (the same cut as core's `keepNewest`).
  *
  * One query in the common case: the newest `limit` rows. Each row stores the position of the
- * earliest message it must be returned with, so when the window starts inside a tool-call unit
+ * earliest message it must be returned with, so when the window starts inside a unit
  * the missing rows are fetched by position, as far back as that unit starts. Those rows are read
  * by position alone, so an archive made in between cannot tear the unit. Stored counts are
  * returned as they are: nothing is tokenized.
@@ -56,6 +56,7 @@ export const HISTORY_COLUMNS = [
   'role',
   'content',
   'meta',
+  'provider_options',
   'tokens',
   'token_counter',
   'position',

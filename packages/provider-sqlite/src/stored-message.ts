@@ -10,15 +10,18 @@ import {
   validateMessages,
 } from '@ctxkit/context-core';
 import { SOURCE } from './provider-source.js';
+import { fromStoredContent, toStoredContent } from './stored-content.js';
 
 /** A message ready to be written: its JSON columns, its count, and the copy append returns. */
 export interface StoredMessage {
   /** The message's role. */
   role: Role;
-  /** `content` as JSON. */
+  /** `content` as JSON, media data in stored form (see `toStoredContent`). */
   content: string;
   /** `meta` as JSON, or null when absent. */
   meta: string | null;
+  /** `providerOptions` as JSON, or null when absent. */
+  providerOptions: string | null;
   /** Token count for the provider's counter. */
   tokens: number;
   /** The message as it will read back, without its id. */
@@ -35,6 +38,8 @@ export interface HistoryRowColumns {
   content: string;
   /** Meta JSON, or null. */
   meta: string | null;
+  /** Provider options JSON, or null (always null in rows written before migration 0004). */
+  provider_options: string | null;
   /** Cached count. */
   tokens: number;
   /** Name of the counter that made `tokens`. */
@@ -42,28 +47,36 @@ export interface HistoryRowColumns {
 }
 
 /**
- * Serializes `messages`, validated by `validateMessages` (which refuses content and meta JSON
- * cannot represent), for storage and counts each once with `counter`. The count is made on the
- * JSON round trip of the message, which is exactly what reads back.
+ * Serializes `messages`, validated by `validateMessages` (which refuses content, meta and
+ * providerOptions JSON cannot represent, apart from media data, which `toStoredContent` puts in
+ * a form JSON holds), for storage and counts each once with `counter`. The count is made on the
+ * message as it reads back from those columns, which is also the copy append returns.
  */
 export function toStoredMessages(
   messages: readonly Message[],
   counter: TokenCounter,
 ): StoredMessage[] {
   return messages.map((message) => {
-    // Validation has made sure that content and meta are JSON data that reads back as written.
-    const content = JSON.stringify(message.content);
-    const meta = message.meta === undefined ? null : JSON.stringify(message.meta);
-    const copy: Message = { role: message.role, content: JSON.parse(content) };
-    if (meta !== null) copy.meta = JSON.parse(meta);
+    const content = JSON.stringify(toStoredContent(message.content));
+    const meta = jsonOrNull(message.meta);
+    const providerOptions = jsonOrNull(message.providerOptions);
+    const copy = messageOf(
+      message.role,
+      JSON.parse(content),
+      parsedOrUndefined(meta),
+      parsedOrUndefined(providerOptions),
+      (part, problem) => {
+        throw new Error(`Stored content of part ${part} does not read back: ${problem}`);
+      },
+    );
     const tokens = countMessageTokens(copy, counter);
-    return { role: message.role, content, meta, tokens, message: copy };
+    return { role: message.role, content, meta, providerOptions, tokens, message: copy };
   });
 }
 
 /**
- * The messages of `rows` (oldest first), checked: each row's role must be known, its content
- * and meta must be JSON of the right shape, and together they must pass `validateMessages`.
+ * The messages of `rows` (oldest first), checked: each row's role must be known, its content,
+ * meta and provider options must be JSON of the right shape (media data in stored form), and together they must pass `validateMessages`.
  * Throws a ContextError (`corrupt_row`) naming the first bad row's id and what is wrong with it;
  * never returns a partial list. `where` names the rows' origin in the message.
  */
@@ -76,12 +89,16 @@ export function fromHistoryRows(rows: readonly HistoryRowColumns[], where: strin
     }
     const message: Message = {
       id: String(row.id),
-      role: row.role as Role,
-      content: parseColumn(row, 'content', where) as Message['content'],
+      ...messageOf(
+        row.role as Role,
+        parseColumn(row, 'content', where),
+        row.meta === null ? undefined : parseColumn(row, 'meta', where),
+        row.provider_options === null ? undefined : parseColumn(row, 'provider_options', where),
+        (part, problem) => corruptRow(String(row.id), where, `part ${part}: ${problem}`),
+      ),
       tokens: row.tokens,
       tokenCounter: row.token_counter,
     };
-    if (row.meta !== null) message.meta = parseColumn(row, 'meta', where) as Message['meta'];
     // The count was made by this store at append, from this same JSON: the library may reuse it.
     rememberTokenCount(message, row.token_counter, row.tokens);
     messages[index] = message;
@@ -105,7 +122,40 @@ export function fromHistoryRows(rows: readonly HistoryRowColumns[], where: strin
 
 // --- internal helpers ---
 
-function parseColumn(row: HistoryRowColumns, column: 'content' | 'meta', where: string): unknown {
+/**
+ * The message of a role and its parsed columns (`undefined` when absent), with media data turned
+ * back from stored form; `fail` names a part whose media cannot be.
+ */
+function messageOf(
+  role: Role,
+  content: unknown,
+  meta: unknown,
+  providerOptions: unknown,
+  fail: (part: number, problem: string) => never,
+): Message {
+  const message: Message = {
+    role,
+    content: fromStoredContent(content, fail) as Message['content'],
+  };
+  if (meta !== undefined) message.meta = meta as Message['meta'];
+  if (providerOptions !== undefined) {
+    message.providerOptions = providerOptions as Message['providerOptions'];
+  }
+  return message;
+}
+
+function jsonOrNull(value: object | undefined): string | null {
+  // Validation has made sure that the value is JSON data that reads back as written.
+  return value === undefined ? null : JSON.stringify(value);
+}
+
+function parsedOrUndefined(json: string | null): unknown {
+  return json === null ? undefined : JSON.parse(json);
+}
+
+type JsonColumn = 'content' | 'meta' | 'provider_options';
+
+function parseColumn(row: HistoryRowColumns, column: JsonColumn, where: string): unknown {
   try {
     return JSON.parse(row[column] as string);
   } catch (cause) {

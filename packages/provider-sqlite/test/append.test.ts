@@ -103,6 +103,30 @@ describe('append', () => {
     await provider.close();
   });
 
+  it('lets exactly one of two concurrent responses to one stored approval request in', async () => {
+    const provider = createSqliteProvider({ filename: tempDatabasePath(), counter: heuristic });
+    await provider.append('c', {
+      role: 'assistant',
+      content: [
+        { type: 'tool-call', toolCallId: 't1', toolName: 'delete_pod', input: {} },
+        { type: 'tool-approval-request', approvalId: 'a1', toolCallId: 't1' },
+      ],
+    });
+    const response = (approved: boolean): Message => ({
+      role: 'tool',
+      content: [{ type: 'tool-approval-response', approvalId: 'a1', approved }],
+    });
+    const outcomes = await Promise.allSettled([
+      provider.append('c', response(true)),
+      provider.append('c', response(false)),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const rejected = outcomes.find((outcome) => outcome.status === 'rejected');
+    expect(ContextError.isInstance(rejected?.reason, 'invalid_message')).toBe(true);
+    expect(await provider.getHistory('c')).toHaveLength(2);
+    await provider.close();
+  });
+
   it('rejects a call id that an active stored call already uses, and allows it after an archive', async () => {
     const provider = createSqliteProvider({ filename: ':memory:', counter: heuristic });
     await provider.append('c', [call('t1'), result('t1')]);

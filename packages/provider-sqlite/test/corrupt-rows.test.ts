@@ -43,6 +43,15 @@ describe('corrupt rows', () => {
     ['meta that is not JSON', 'meta', 'pinned'],
     ['meta that is not an object', 'meta', '[1, 2]'],
     ['a negative token count', 'tokens', -3],
+    ['image bytes that are not base64', 'content', '[{"type":"image","image":{"bytes":"a b"}}]'],
+    ['media data in no stored form', 'content', '[{"type":"image","image":{"pixels":[1]}}]'],
+    [
+      'a stored URL that does not parse',
+      'content',
+      '[{"type":"file","mediaType":"text/plain","data":{"url":"no url"}}]',
+    ],
+    ['provider options that are not JSON', 'provider_options', '{"openai": '],
+    ['provider options that are not objects of options', 'provider_options', '{"openai": 1}'],
   ])(
     'names the row id for %s, and leaves everything else readable',
     async (_name, column, value) => {
@@ -69,6 +78,22 @@ describe('corrupt rows', () => {
       /part 0: unknown part type "picture"/,
     );
     await second.provider.close();
+    const third = await withCorruptRow(
+      'content',
+      JSON.stringify([
+        {
+          type: 'tool-result',
+          toolCallId: 'x',
+          toolName: 'shot',
+          output: { type: 'content', value: [{ type: 'image', image: { bytes: '%%%%' } }] },
+        },
+      ]),
+      2,
+    );
+    await expect(third.provider.getHistory('c')).rejects.toThrow(
+      /part 0: output\.value\[0\]: image\.image holds bytes that are not base64/,
+    );
+    await third.provider.close();
   });
 
   it('reports a corrupt row inside an archive the same way', async () => {

@@ -22,6 +22,7 @@ describe('migrations', () => {
       '0001_history_and_events',
       '0002_tool_outputs',
       '0003_summaries',
+      '0004_message_provider_options',
     ]);
     raw.close();
   });
@@ -76,6 +77,7 @@ describe('migrations', () => {
         .select(['part.tool_call_id', 'part.kind', 'history.position'])
         .where('part.conversation_id', '=', 'c')
         .where('part.tool_call_id', 'in', ['t1', 't2'])
+        .where('part.kind', 'in', ['call', 'result'])
         .where('history.archive_id', 'is', null),
       db.selectFrom('events').selectAll().where('conversation_id', '=', 'c').orderBy('id'),
       db.selectFrom('events').selectAll().where('type', '=', 'context.compressed').orderBy('id'),

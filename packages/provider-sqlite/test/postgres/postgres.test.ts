@@ -4,6 +4,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { createKyselyProvider, type KyselyProvider } from '../../src/index.js';
 import { expectWholeBatches, labelledBatch } from '../batch-check.js';
+import { testMessageModelStorage } from '../message-model-suite.js';
 import { testTransactions, transactionCounter } from '../transaction-suite.js';
 
 const url = inject('postgresUrl');
@@ -62,6 +63,12 @@ describe.skipIf(url === '')(`PostgreSQL${skipReason ? ` (skipped: ${skipReason})
     close,
   });
 
+  testMessageModelStorage({
+    name: 'createKyselyProvider({ db }) on PostgreSQL',
+    open: () => open(),
+    close,
+  });
+
   it('never loses or interleaves batches appended through several pools at once', async () => {
     const first = await open();
     const schema = schemas.get(first) as string;
@@ -102,6 +109,7 @@ describe.skipIf(url === '')(`PostgreSQL${skipReason ? ` (skipped: ${skipReason})
       '0001_history_and_events',
       '0002_tool_outputs',
       '0003_summaries',
+      '0004_message_provider_options',
     ]);
     await close(provider);
     await close(again);
