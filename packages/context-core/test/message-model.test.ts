@@ -191,7 +191,9 @@ describe('message model v2', () => {
     ],
   ])('refuses %s, naming the field', (_name, output, field) => {
     const messages = copyData(everyPart);
-    const result = (messages[4]?.content as { output: unknown }[])[0] as { output: unknown };
+    const result = ((messages[4] as Message).content as { output: unknown }[])[0] as {
+      output: unknown;
+    };
     result.output = output;
     const error = contextErrorThrownBy(() => validateMessages(messages));
     expect(error.details).toEqual({ index: 4, part: 0, field });

@@ -1,4 +1,4 @@
-import { createHeuristicCounter } from '@ctxkit/context-core';
+import { createHeuristicCounter } from '@ctxkit/token-counters';
 import { createSqliteProvider, type KyselyProvider } from '../src/index.js';
 import { tempDatabasePath } from './helpers.js';
 import { testMessageModelStorage } from './message-model-suite.js';
