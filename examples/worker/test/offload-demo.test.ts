@@ -3,6 +3,7 @@ import {
   countTokens,
   createTiktokenCounter,
   type Message,
+  toolOutputText,
   toolResultsOf,
 } from '@ctxkit/context-core';
 import {
@@ -58,9 +59,9 @@ describe('the demo with and without tool-output offloading', () => {
       expect(sent).toBeLessThanOrEqual(config.maxContextTokens - config.reserveTokens);
       for (const result of request.messages.flatMap(toolResultsOf)) {
         if (result.toolName === GET_TOOL_OUTPUT) continue;
+        const text = toolOutputText(result.output);
         expect(
-          result.output.length < DEFAULT_OFFLOAD_MIN_CHARS ||
-            parseOffloadHeader(result.output) !== undefined,
+          text.length < DEFAULT_OFFLOAD_MIN_CHARS || parseOffloadHeader(text) !== undefined,
         ).toBe(true);
       }
     }
