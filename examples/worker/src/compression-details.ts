@@ -1,6 +1,7 @@
 import {
   countMessageTokens,
   type Message,
+  messageParts,
   messageText,
   type TokenCounter,
   toolCallsOf,
@@ -36,8 +37,8 @@ export interface CompressionDetails {
  * Compares the messages a compressor was given with the prompt that was sent, by message `id`
  * (messages without one, like the system prompt, are ignored): which were dropped and with how
  * many tokens, which tool outputs were cut and from how many characters of text to how many. A
- * message counts as changed when its text (`messageText`: images and files by their labels) or
- * its tool calls differ.
+ * message counts as changed when its kinds of parts, its text (`messageText`: images and files
+ * by their labels) or its tool calls differ.
  */
 export function compressionDetails(
   before: readonly Message[],
@@ -88,9 +89,18 @@ export function compressionDetails(
 
 // --- internal helpers ---
 
-/** Whether two messages read the same: their text and their tool calls (JSON data). */
+/**
+ * Whether two messages read the same: the same kinds of parts in the same order, the same text
+ * and the same tool calls (JSON data). Bytes are not compared: a compressor keeps an image whole
+ * or replaces it with text.
+ */
 function sameText(a: Message, b: Message): boolean {
+  const kinds = (message: Message) =>
+    messageParts(message)
+      .map((part) => part.type)
+      .join();
   return (
+    kinds(a) === kinds(b) &&
     messageText(a) === messageText(b) &&
     JSON.stringify(toolCallsOf(a)) === JSON.stringify(toolCallsOf(b))
   );

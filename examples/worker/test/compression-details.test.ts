@@ -61,4 +61,16 @@ describe('compressionDetails', () => {
       cutMessages: 0,
     });
   });
+
+  it('counts a message whose image became a text naming it as changed', () => {
+    const [question] = before as [Message];
+    const masked: Message = {
+      ...question,
+      content: [
+        { type: 'text', text: 'What is on this dashboard?' },
+        { type: 'text', text: '[image image/png, 4.0 KB]' },
+      ],
+    };
+    expect(compressionDetails([question], [masked], counter).cutMessages).toBe(1);
+  });
 });
