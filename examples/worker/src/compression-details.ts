@@ -1,7 +1,11 @@
 import {
   countMessageTokens,
   type Message,
+  messageParts,
+  messageText,
   type TokenCounter,
+  toolCallsOf,
+  toolOutputText,
   toolResultsOf,
 } from '@ctxkit/context-core';
 
@@ -11,9 +15,9 @@ export interface CutToolResult {
   toolCallId: string;
   /** The tool that produced it. */
   toolName: string;
-  /** Characters before. */
+  /** Characters of its text before (`toolOutputText`). */
   fromChars: number;
-  /** Characters sent. */
+  /** Characters of its text sent. */
   toChars: number;
 }
 
@@ -32,7 +36,9 @@ export interface CompressionDetails {
 /**
  * Compares the messages a compressor was given with the prompt that was sent, by message `id`
  * (messages without one, like the system prompt, are ignored): which were dropped and with how
- * many tokens, which tool outputs were cut and from how many characters to how many.
+ * many tokens, which tool outputs were cut and from how many characters of text to how many. A
+ * message counts as changed when its kinds of parts, its text (`messageText`: images and files
+ * by their labels) or its tool calls differ.
  */
 export function compressionDetails(
   before: readonly Message[],
@@ -55,7 +61,7 @@ export function compressionDetails(
       details.droppedTokens += countMessageTokens(original, counter);
       continue;
     }
-    if (copy === original || JSON.stringify(copy.content) === JSON.stringify(original.content))
+    if (copy === original || copy.content === original.content || sameText(copy, original))
       continue;
     const results = toolResultsOf(original);
     if (results.length === 0) {
@@ -65,15 +71,37 @@ export function compressionDetails(
     const sentResults = new Map(toolResultsOf(copy).map((part) => [part.toolCallId, part]));
     for (const part of results) {
       const shorter = sentResults.get(part.toolCallId);
-      if (shorter !== undefined && shorter.output.length < part.output.length) {
+      if (shorter === undefined) continue;
+      const fromChars = toolOutputText(part.output).length;
+      const toChars = toolOutputText(shorter.output).length;
+      if (toChars < fromChars) {
         details.cutToolResults.push({
           toolCallId: part.toolCallId,
           toolName: part.toolName,
-          fromChars: part.output.length,
-          toChars: shorter.output.length,
+          fromChars,
+          toChars,
         });
       }
     }
   }
   return details;
+}
+
+// --- internal helpers ---
+
+/**
+ * Whether two messages read the same: the same kinds of parts in the same order, the same text
+ * and the same tool calls (JSON data). Bytes are not compared: a compressor keeps an image whole
+ * or replaces it with text.
+ */
+function sameText(a: Message, b: Message): boolean {
+  const kinds = (message: Message) =>
+    messageParts(message)
+      .map((part) => part.type)
+      .join();
+  return (
+    kinds(a) === kinds(b) &&
+    messageText(a) === messageText(b) &&
+    JSON.stringify(toolCallsOf(a)) === JSON.stringify(toolCallsOf(b))
+  );
 }

@@ -1,4 +1,4 @@
-import { type Message, toolResultsOf } from '@ctxkit/context-core';
+import { type Message, toolOutputText, toolResultsOf } from '@ctxkit/context-core';
 import { GET_TOOL_OUTPUT, type ToolOutputOffloader } from '@ctxkit/tool-output-store';
 import type { ChatModel } from './chat-model.js';
 import type { WorkerConfig } from './config.js';
@@ -77,7 +77,7 @@ export interface OffloadRecord {
   ref: string;
   /** The tool that produced it. */
   toolName: string;
-  /** The output as the tool returned it. */
+  /** The output's text as the tool returned it (the worker's tools return text, stored as it is). */
   output: string;
 }
 
@@ -183,7 +183,9 @@ function recording(
   return {
     async offloadMessage(message, context) {
       const done = await offloader.offloadMessage(message, context);
-      const outputs = new Map(toolResultsOf(message).map((part) => [part.toolCallId, part.output]));
+      const outputs = new Map(
+        toolResultsOf(message).map((part) => [part.toolCallId, toolOutputText(part.output)]),
+      );
       for (const { ref, toolName, toolCallId } of done.offloaded) {
         records.push({
           conversationId: context.conversationId,

@@ -1,4 +1,10 @@
-import { type Message, type TokenCounter, toolResultsOf, withContent } from '@ctxkit/context-core';
+import {
+  type Message,
+  type TokenCounter,
+  toolOutputText,
+  toolResultsOf,
+  withContent,
+} from '@ctxkit/context-core';
 
 /** A tool output found by {@link largestToolOutput}. */
 export interface ToolOutputRef {
@@ -6,11 +12,14 @@ export interface ToolOutputRef {
   toolCallId: string;
   /** The tool that produced it. */
   toolName: string;
-  /** Its length in characters. */
+  /** The length of its text in characters (`toolOutputText`). */
   chars: number;
 }
 
-/** The longest tool output in `messages` whose call is not in `exclude`, or `undefined` if none is left. */
+/**
+ * The tool output with the longest text (`toolOutputText`) in `messages` whose call is not in
+ * `exclude`, or `undefined` if none is left.
+ */
 export function largestToolOutput(
   messages: readonly Message[],
   exclude: ReadonlySet<string>,
@@ -19,12 +28,9 @@ export function largestToolOutput(
   for (const message of messages) {
     for (const part of toolResultsOf(message)) {
       if (exclude.has(part.toolCallId)) continue;
-      if (largest === undefined || part.output.length > largest.chars) {
-        largest = {
-          toolCallId: part.toolCallId,
-          toolName: part.toolName,
-          chars: part.output.length,
-        };
+      const chars = toolOutputText(part.output).length;
+      if (largest === undefined || chars > largest.chars) {
+        largest = { toolCallId: part.toolCallId, toolName: part.toolName, chars };
       }
     }
   }
@@ -32,8 +38,9 @@ export function largestToolOutput(
 }
 
 /**
- * `messages` with the outputs of the given calls replaced by a one-line notice (the result part
- * stays, so every call keeps its result). Messages that change are copies with a fresh count;
+ * `messages` with the outputs of the given calls replaced by a one-line notice, a string (the
+ * result part stays, with its id, name, `isError` and `providerOptions`, so every call keeps its
+ * result); images and files of a dropped content output go with it. Messages that change are copies with a fresh count;
  * the others are the same objects. The input is not mutated.
  */
 export function withoutToolOutputs(
@@ -53,7 +60,7 @@ export function withoutToolOutputs(
       part.type === 'tool-result' && toolCallIds.has(part.toolCallId)
         ? {
             ...part,
-            output: `[output of ${part.toolName} dropped: its ${part.output.length} characters did not fit the model's context window]`,
+            output: `[output of ${part.toolName} dropped: its ${toolOutputText(part.output).length} characters did not fit the model's context window]`,
           }
         : part,
     );

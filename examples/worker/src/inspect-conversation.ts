@@ -3,6 +3,7 @@ import {
   type Message,
   messageText,
   toolCallsOf,
+  toolOutputText,
   toolResultsOf,
 } from '@ctxkit/context-core';
 import type { WorkerComponents } from './create-components.js';
@@ -90,7 +91,7 @@ function describeMessage(message: Message): string {
     return results
       .map(
         (result) =>
-          `← ${result.toolName}: ${result.output.length.toLocaleString('en')} chars${result.isError ? ' (error)' : ''}`,
+          `← ${result.toolName}: ${toolOutputText(result.output).length.toLocaleString('en')} chars${result.isError ? ' (error)' : ''}`,
       )
       .join(' ');
   }

@@ -3,6 +3,7 @@ import {
   type ToolCallPart,
   type ToolResultPart,
   toolCallsOf,
+  toolOutputText,
   toolResultsOf,
 } from '@ctxkit/context-core';
 import { GET_TOOL_OUTPUT, type OffloadHeader, parseOffloadHeader } from '@ctxkit/tool-output-store';
@@ -32,19 +33,19 @@ export function offloadedViews(turn: readonly Message[]): Map<string, OffloadedV
     if (result.toolName !== GET_TOOL_OUTPUT || result.isError) continue;
     const input = inputOf(calls.get(result.toolCallId));
     const ref = String(input.ref);
-    const newline = result.output.indexOf('\n');
-    const selected = Number(
-      /(\d+) lines? selected/.exec(result.output.slice(0, newline))?.[1] ?? 0,
-    );
+    const output = toolOutputText(result.output);
+    const newline = output.indexOf('\n');
+    const selected = Number(/(\d+) lines? selected/.exec(output.slice(0, newline))?.[1] ?? 0);
     const list = fetched.get(ref) ?? [];
-    list.push({ input, text: result.output.slice(newline + 1), selected });
+    list.push({ input, text: output.slice(newline + 1), selected });
     fetched.set(ref, list);
   }
   const views = new Map<string, OffloadedView>();
   for (const result of turn.flatMap(toolResultsOf)) {
-    const header = parseOffloadHeader(result.output);
+    const output = toolOutputText(result.output);
+    const header = parseOffloadHeader(output);
     if (header === undefined) continue;
-    const summary = result.output.slice(result.output.indexOf('\n') + 1);
+    const summary = output.slice(output.indexOf('\n') + 1);
     views.set(result.toolCallId, { header, summary, details: fetched.get(header.ref) ?? [] });
   }
   return views;

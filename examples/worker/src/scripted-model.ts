@@ -6,6 +6,7 @@ import {
   type ToolCallPart,
   type ToolResultPart,
   toolCallsOf,
+  toolOutputText,
   toolResultsOf,
 } from '@ctxkit/context-core';
 import { GET_TOOL_OUTPUT } from '@ctxkit/tool-output-store';
@@ -195,7 +196,9 @@ function answer(
       const view = views.get(result.toolCallId);
       return view ? describeOffloaded(result, input, view) : describeResult(result, input);
     });
-  if (results.some((result) => !views.has(result.toolCallId) && wasCut(result.output))) {
+  if (
+    results.some((result) => !views.has(result.toolCallId) && wasCut(toolOutputText(result.output)))
+  ) {
     paragraphs.push(
       'Part of what the tools returned was cut before it reached me, so counts above cover only what I could see.',
     );
@@ -215,7 +218,7 @@ function textInputOf(call: ToolCallPart | undefined): Record<string, string> {
 /** What the model sees of a result: its output, or an offloaded one's summary and fetched details. */
 function visibleText(result: ToolResultPart, views: ReadonlyMap<string, OffloadedView>): string {
   const view = views.get(result.toolCallId);
-  if (view === undefined) return result.output;
+  if (view === undefined) return toolOutputText(result.output);
   return [view.summary, ...view.details.map((detail) => detail.text)].join('\n');
 }
 
@@ -269,20 +272,21 @@ function describeOffloadedFile(view: OffloadedView, path: string): string {
 }
 
 function describeResult(result: ToolResultPart, input: Record<string, string>): string {
-  if (result.isError) return `${result.toolName} failed: ${firstLine(result.output)}`;
+  const output = toolOutputText(result.output);
+  if (result.isError) return `${result.toolName} failed: ${firstLine(output)}`;
   switch (result.toolName) {
     case 'list_containers':
-      return describeContainerList(result.output);
+      return describeContainerList(output);
     case 'inspect_container':
-      return describeInspect(result.output, input.name);
+      return describeInspect(output, input.name);
     case 'get_container_logs':
-      return describeLogs(result.output, input.name);
+      return describeLogs(output, input.name);
     case 'list_files':
-      return describeFileList(result.output);
+      return describeFileList(output);
     case 'read_file':
-      return describeFile(result.output, input.path ?? 'the file');
+      return describeFile(output, input.path ?? 'the file');
     default:
-      return `${result.toolName} returned ${result.output.length.toLocaleString('en')} characters.`;
+      return `${result.toolName} returned ${output.length.toLocaleString('en')} characters.`;
   }
 }
 

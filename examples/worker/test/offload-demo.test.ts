@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { countTokens, type Message, toolResultsOf } from '@ctxkit/context-core';
+import { countTokens, type Message, toolOutputText, toolResultsOf } from '@ctxkit/context-core';
 import { createTiktokenCounter } from '@ctxkit/token-counters';
 import {
   DEFAULT_OFFLOAD_MIN_CHARS,
@@ -54,9 +54,9 @@ describe('the demo with and without tool-output offloading', () => {
       expect(sent).toBeLessThanOrEqual(config.maxContextTokens - config.reserveTokens);
       for (const result of request.messages.flatMap(toolResultsOf)) {
         if (result.toolName === GET_TOOL_OUTPUT) continue;
+        const text = toolOutputText(result.output);
         expect(
-          result.output.length < DEFAULT_OFFLOAD_MIN_CHARS ||
-            parseOffloadHeader(result.output) !== undefined,
+          text.length < DEFAULT_OFFLOAD_MIN_CHARS || parseOffloadHeader(text) !== undefined,
         ).toBe(true);
       }
     }

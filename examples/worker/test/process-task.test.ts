@@ -1,4 +1,4 @@
-import { ContextError, type Message, toolResultsOf } from '@ctxkit/context-core';
+import { ContextError, type Message, toolOutputText, toolResultsOf } from '@ctxkit/context-core';
 import { parseOffloadHeader } from '@ctxkit/tool-output-store';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatModel } from '../src/chat-model.js';
@@ -130,7 +130,7 @@ describe('processTask', () => {
       'get_tool_output',
     ]);
     for (const result of results.slice(0, 2)) {
-      const header = parseOffloadHeader(result.output);
+      const header = parseOffloadHeader(toolOutputText(result.output));
       const original = await components.tools.run(
         {
           type: 'tool-call',
@@ -144,10 +144,10 @@ describe('processTask', () => {
         { conversationId: 'ops' },
       );
       const stored = await components.toolOutputs?.get('ops', header?.ref as string);
-      expect(stored?.text).toBe(original.output);
+      expect(stored?.text).toBe(toolOutputText(original.output));
       expect(stored?.meta).toMatchObject({ toolName: result.toolName });
     }
-    expect(results[2]?.output).toContain('max-old-space-size=384');
+    expect(toolOutputText(results[2]?.output ?? '')).toContain('max-old-space-size=384');
   });
 
   it('reports every request with the uncompressed and the sent tokens', async () => {

@@ -1,4 +1,4 @@
-import { type Message, toolResultsOf } from '@ctxkit/context-core';
+import { type Message, toolOutputText, toolResultsOf } from '@ctxkit/context-core';
 import { parseOffloadHeader } from '@ctxkit/tool-output-store';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatModel } from '../src/chat-model.js';
@@ -20,7 +20,8 @@ function fetchingModel(ref: string): ChatModel {
     async complete(request) {
       const last = request.messages.at(-1) as Message;
       if (last.role === 'tool') {
-        return { message: { role: 'assistant', content: toolResultsOf(last)[0]?.output ?? '' } };
+        const output = toolResultsOf(last)[0]?.output ?? '';
+        return { message: { role: 'assistant', content: toolOutputText(output) } };
       }
       return {
         message: {
@@ -50,7 +51,7 @@ describe('offloaded tool outputs in the worker', () => {
     await processTask(task, scripted, config);
     const [stored] = (await scripted.store.getHistory('alice'))
       .flatMap(toolResultsOf)
-      .flatMap((result) => parseOffloadHeader(result.output) ?? []);
+      .flatMap((result) => parseOffloadHeader(toolOutputText(result.output)) ?? []);
     const ref = stored?.ref as string;
     expect(ref).toMatch(/^toolout_/);
 
@@ -70,7 +71,7 @@ describe('offloaded tool outputs in the worker', () => {
     );
     const [result] = (await fetching.store.getHistory('bob')).flatMap(toolResultsOf);
     expect(result).toMatchObject({ toolName: 'get_tool_output', isError: true });
-    expect(other.reply).toBe(result?.output);
+    expect(other.reply).toBe(toolOutputText(result?.output ?? ''));
     expect(other.reply).toMatch(`${ref}: it was never stored for this conversation`);
     expect(other.reply).not.toContain('payments-api');
   });

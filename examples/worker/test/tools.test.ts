@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ToolCallPart } from '@ctxkit/context-core';
+import { type ToolCallPart, toolOutputText } from '@ctxkit/context-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createOpsTools } from '../src/tools/ops-tools.js';
 import { READ_FILE_MAX_CHARS } from '../src/tools/read-file.js';
@@ -20,6 +20,11 @@ const call = (toolName: string, input: unknown): ToolCallPart => ({
   toolName,
   input,
 });
+/** Runs one call of the ops tools and gives its result with the output as text. */
+const run = async (toolName: string, input: unknown) => {
+  const result = await tools.run(call(toolName, input), context);
+  return { ...result, output: toolOutputText(result.output) };
+};
 
 describe('the ops tools', () => {
   it('describes five tools', () => {
@@ -33,8 +38,8 @@ describe('the ops tools', () => {
   });
 
   it('lists containers like docker ps, stopped ones with all', async () => {
-    const running = await tools.run(call('list_containers', {}), context);
-    const all = await tools.run(call('list_containers', { all: true }), context);
+    const running = await run('list_containers', {});
+    const all = await run('list_containers', { all: true });
     expect(running.output.split('\n')[0]).toMatch(
       /^CONTAINER ID\s+IMAGE\s+COMMAND\s+CREATED\s+STATUS\s+PORTS\s+NAMES$/,
     );
@@ -45,50 +50,39 @@ describe('the ops tools', () => {
   });
 
   it('returns the full inspect JSON and the tail of the logs', async () => {
-    const inspect = await tools.run(call('inspect_container', { name: 'payments-api' }), context);
+    const inspect = await run('inspect_container', { name: 'payments-api' });
     const [record] = JSON.parse(inspect.output) as {
       State: { OOMKilled: boolean };
       RestartCount: number;
     }[];
     expect(record?.State.OOMKilled).toBe(true);
     expect(inspect.output.length).toBeGreaterThan(5000);
-    const logs = await tools.run(
-      call('get_container_logs', { name: 'payments-api', tail: 20 }),
-      context,
-    );
+    const logs = await run('get_container_logs', { name: 'payments-api', tail: 20 });
     expect(logs.output.split('\n')).toHaveLength(20);
     expect(logs.output).toContain('JavaScript heap out of memory');
   });
 
   it('turns bad input and unknown tools into error results for the model', async () => {
-    expect(await tools.run(call('inspect_container', { name: 'nope' }), context)).toMatchObject({
+    expect(await run('inspect_container', { name: 'nope' })).toMatchObject({
       isError: true,
       output: 'inspect_container: no such container: nope',
     });
-    expect(
-      (await tools.run(call('get_container_logs', { name: 'edge-nginx', tail: 0 }), context))
-        .output,
-    ).toContain('"tail" must be a whole number from 1 to 2000, got 0.');
-    expect((await tools.run(call('read_file', {}), context)).output).toBe(
+    expect((await run('get_container_logs', { name: 'edge-nginx', tail: 0 })).output).toContain(
+      '"tail" must be a whole number from 1 to 2000, got 0.',
+    );
+    expect((await run('read_file', {})).output).toBe(
       'read_file: the input needs "path" (a string).',
     );
-    expect((await tools.run(call('launch_rocket', {}), context)).output).toContain(
-      'Unknown tool "launch_rocket"',
-    );
-    expect(
-      (await tools.run(call('read_file', '{"path": "README.md"}'), context)).isError,
-    ).toBeUndefined();
-    expect((await tools.run(call('read_file', 'not json'), context)).isError).toBe(true);
+    expect((await run('launch_rocket', {})).output).toContain('Unknown tool "launch_rocket"');
+    expect((await run('read_file', '{"path": "README.md"}')).isError).toBeUndefined();
+    expect((await run('read_file', 'not json')).isError).toBe(true);
   });
 
   it('lists and reads files inside the sandbox only', async () => {
-    const listing = await tools.run(call('list_files', { path: 'config' }), context);
+    const listing = await run('list_files', { path: 'config' });
     expect(listing.output).toContain('config/nginx.conf');
     expect(listing.output).toMatch(/3 files, [\d,]+ bytes$/);
-    const file = await tools.run(
-      call('read_file', { path: 'config/postgres.conf', offset: 3, limit: 2 }),
-      context,
-    );
+    const file = await run('read_file', { path: 'config/postgres.conf', offset: 3, limit: 2 });
     expect(file.output.split('\n')[0]).toBe('3\tport = 5432');
     expect(file.output).toContain('call read_file with offset 5 for more');
     for (const path of [
@@ -96,7 +90,7 @@ describe('the ops tools', () => {
       '/etc/passwd',
       'config/../../containers/inspect.json',
     ]) {
-      const escaped = await tools.run(call('read_file', { path }), context);
+      const escaped = await run('read_file', { path });
       expect(escaped.isError).toBe(true);
     }
   });
@@ -115,7 +109,7 @@ describe('the ops tools', () => {
   });
 
   it('caps one read at 50,000 characters and says where to go on', async () => {
-    const result = await tools.run(call('read_file', { path: 'data/orders-sample.csv' }), context);
+    const result = await run('read_file', { path: 'data/orders-sample.csv' });
     expect(result.output.length).toBeLessThanOrEqual(READ_FILE_MAX_CHARS + 200);
     expect(result.output).toMatch(
       /\[data\/orders-sample\.csv: lines 1-\d+ of 601; call read_file with offset \d+ for more\]$/,

@@ -1,4 +1,4 @@
-import type { StoredToolOutput } from '@ctxkit/context-core';
+import { type StoredToolOutput, toolOutputText } from '@ctxkit/context-core';
 import { queryToolOutput } from '@ctxkit/tool-output-store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
@@ -186,7 +186,9 @@ describe('the worker against a chat-completions server', () => {
     );
     expect(
       outputs.filter(
-        (part) => part.type === 'tool-result' && part.output.includes('output stored as ref='),
+        (part) =>
+          part.type === 'tool-result' &&
+          toolOutputText(part.output).includes('output stored as ref='),
       ),
     ).toHaveLength(2);
   });
@@ -237,7 +239,9 @@ describe('the worker against a chat-completions server', () => {
     const logs = stored
       .flatMap((message) => (typeof message.content === 'string' ? [] : message.content))
       .find((part) => part.type === 'tool-result' && part.toolName === 'get_container_logs');
-    expect(logs?.type === 'tool-result' && logs.output.length).toBeGreaterThan(20_000);
+    expect(logs?.type === 'tool-result' && toolOutputText(logs.output).length).toBeGreaterThan(
+      20_000,
+    );
     expect(lines.some((line) => line.startsWith('WARN') && line.includes('retrying once'))).toBe(
       true,
     );

@@ -24,7 +24,7 @@ export interface ChatSummarizerOptions {
   complete: ChatComplete;
   /** The system prompt; default {@link DEFAULT_SUMMARY_PROMPT}. */
   prompt?: string;
-  /** Characters of each tool output and tool-call input sent to the model; default 2,000. */
+  /** Characters of each tool output, tool-call input and reasoning sent to the model; default 2,000. */
   maxToolChars?: number;
   /**
    * The id of the model `complete` calls, looked up in core's model table (`getModelInfo`) for
@@ -47,8 +47,9 @@ export interface ChatSummarizerOptions {
 
 /**
  * A {@link Summarizer} on a chat model: each call sends `prompt` as the system message and a user
- * message holding the previous summary and a transcript of the new messages (tool outputs cut to
- * `maxToolChars`, thinking left out), and returns the model's text as the new summary.
+ * message holding the previous summary and a transcript of the new messages (`renderTranscript`:
+ * tool outputs, tool-call inputs and reasoning cut to `maxToolChars`, images and files named
+ * without their bytes), and returns the model's text as the new summary.
  * Its `maxInputTokens` tells the summarizing compressor how much one call may be given, so that
  * the request fits the model's window (as far as the compressor's counter matches the model's
  * tokenizer): the window less the answer and the prompt (counted with core's heuristic counter),

@@ -1,15 +1,27 @@
-import type { Message } from '@ctxkit/context-core';
+import {
+  type Message,
+  messageParts,
+  type Part,
+  partLabel,
+  type Role,
+  toolOutputText,
+} from '@ctxkit/context-core';
 
 /** Options of {@link renderTranscript}. */
 export interface RenderTranscriptOptions {
-  /** Characters of each tool output and tool-call input kept (head and tail around a marker). */
+  /** Characters of each tool output, tool-call input and reasoning kept (head and tail around a marker). */
   maxToolChars: number;
 }
 
 /**
- * The messages as plain text for a summarizing model, one block per message headed by its role
- * (`[user]`, `[assistant]`, `[tool call read_file]`, `[tool result read_file]`). Thinking is left
- * out; tool outputs and tool-call inputs longer than `maxToolChars` keep their start and end.
+ * The messages as plain text for a summarizing model, one block per part headed by its role
+ * (`[user]`, `[assistant]`, `[assistant reasoning]`, `[tool call read_file]`,
+ * `[tool result read_file]`). Text is given whole; reasoning (and first-model `thinking`) by its
+ * readable text, never its signature, redacted or encrypted data; tool outputs of every shape by
+ * their text (`toolOutputText`: JSON as JSON text, content with its images and files named).
+ * Images, files, opaque parts and tool approvals are named by `partLabel` (such as
+ * `[image image/png, 1.0 MB]`), never given by their bytes. Reasoning, tool outputs and tool-call
+ * inputs longer than `maxToolChars` keep their start and end.
  */
 export function renderTranscript(
   messages: readonly Message[],
@@ -17,34 +29,32 @@ export function renderTranscript(
 ): string {
   const blocks: string[] = [];
   for (const message of messages) {
-    if (typeof message.content === 'string') {
-      blocks.push(`[${message.role}]\n${message.content}`);
-      continue;
-    }
-    for (const part of message.content) {
-      switch (part.type) {
-        case 'text':
-          blocks.push(`[${message.role}]\n${part.text}`);
-          break;
-        case 'tool-call':
-          blocks.push(
-            `[tool call ${part.toolName}]\n${shorten(stringify(part.input), options.maxToolChars)}`,
-          );
-          break;
-        case 'tool-result':
-          blocks.push(
-            `[tool result ${part.toolName}${part.isError ? ', error' : ''}]\n${shorten(part.output, options.maxToolChars)}`,
-          );
-          break;
-        case 'thinking':
-          break;
-      }
+    for (const part of messageParts(message)) {
+      const block = renderPart(message.role, part, options.maxToolChars);
+      if (block !== undefined) blocks.push(block);
     }
   }
   return blocks.join('\n\n');
 }
 
 // --- internal helpers ---
+
+/** The block of one part; `undefined` for reasoning without readable text. */
+function renderPart(role: Role, part: Part, maxChars: number): string | undefined {
+  switch (part.type) {
+    case 'text':
+      return `[${role}]\n${part.text}`;
+    case 'reasoning':
+    case 'thinking':
+      return part.text === '' ? undefined : `[${role} reasoning]\n${shorten(part.text, maxChars)}`;
+    case 'tool-call':
+      return `[tool call ${part.toolName}${part.providerExecuted ? ', run by the provider' : ''}]\n${shorten(stringify(part.input), maxChars)}`;
+    case 'tool-result':
+      return `[tool result ${part.toolName}${part.isError ? ', error' : ''}]\n${shorten(toolOutputText(part.output), maxChars)}`;
+    default:
+      return `[${role}]\n${partLabel(part)}`;
+  }
+}
 
 function shorten(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;

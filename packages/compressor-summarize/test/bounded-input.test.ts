@@ -1,9 +1,14 @@
 import {
   countMessageTokens,
   createInMemoryEventStore,
+  isMediaPart,
+  isSealedReasoning,
   isSummary,
   type Message,
   messageParts,
+  type Part,
+  partLabel,
+  toolOutputText,
   UnknownModelError,
 } from '@ctxkit/context-core';
 import {
@@ -203,6 +208,22 @@ describe('maxSummarizerInputTokens', () => {
   });
 });
 
+/** The text of a part as a summarizer reads it; media by their labels. */
+function readableText(part: Part): string {
+  switch (part.type) {
+    case 'text':
+    case 'reasoning':
+    case 'thinking':
+      return part.text;
+    case 'tool-result':
+      return toolOutputText(part.output);
+    case 'tool-call':
+      return typeof part.input === 'string' ? part.input : JSON.stringify(part.input);
+    default:
+      return partLabel(part);
+  }
+}
+
 describe('cutMessageToFit', () => {
   it('returns a message that fits whole, and otherwise a copy that fits, keeping its id and role', () => {
     const messages = arbitraryHistory({ minTurns: 1, maxTurns: 3, maxOutputChars: 20_000 }).chain(
@@ -217,11 +238,21 @@ describe('cutMessageToFit', () => {
         }
         expect(countMessageTokens(cut, counter)).toBeLessThanOrEqual(maxTokens);
         expect(cut).toMatchObject({ id: message.id, role: message.role });
-        expect(messageParts(cut).some((part) => part.type === 'thinking')).toBe(false);
-        // Thinking is left out first; anything more that goes is marked.
-        const parts = messageParts(message).filter((part) => part.type !== 'thinking');
-        if (countMessageTokens({ role: message.role, content: [...parts] }, counter) > maxTokens) {
-          expect(JSON.stringify(cut.content)).toMatch(/characters cut|left out/);
+        // No bytes, sealed reasoning or opaque data goes to the summarizer; outputs are text.
+        for (const part of messageParts(cut)) {
+          expect(isMediaPart(part) || isSealedReasoning(part)).toBe(false);
+          if (part.type === 'tool-result') expect(typeof part.output).toBe('string');
+          if (part.type === 'opaque') expect(JSON.stringify(part.value).length).toBeLessThan(80);
+        }
+        // Each text is the original's (media named by their labels), or cut and marked.
+        if (typeof cut.content === 'string') {
+          expect(cut.content).toContain('left out');
+          return;
+        }
+        const original = new Set(messageParts(message).map(readableText));
+        for (const part of cut.content) {
+          const text = readableText(part);
+          if (!text.includes(SUMMARIZER_CUT_NOTE)) expect(original).toContain(text);
         }
       }),
       fuzzParameters(100),

@@ -12,7 +12,8 @@ import {
   throwIfAborted,
   withContent,
 } from '@ctxkit/context-core';
-import { formatOffloadHeader, parseOffloadHeader } from './offload-header.js';
+import { formatOffloadHeader } from './offload-header.js';
+import { offloadableOutput, type ToolOutputShape } from './offloadable-output.js';
 import { clip, splitLines } from './split-lines.js';
 import { createSummarizerRegistry, type SummarizerRegistry } from './summarizer-registry.js';
 import { SOURCE } from './tool-output-store-source.js';
@@ -59,9 +60,9 @@ export interface OffloadedOutput {
   toolCallId: string;
   /** The tool that produced it. */
   toolName: string;
-  /** Characters of the output. */
+  /** Characters of the text stored (for a JSON output its indented JSON, for content its text items). */
   chars: number;
-  /** Characters of what replaced it in the history. */
+  /** Characters of the placeholder that replaced it in the history. */
   replacementChars: number;
 }
 
@@ -98,10 +99,15 @@ export interface ToolOutputOffloader extends ContextCompressor {
 }
 
 /**
- * Tool-output offloading (seed 004). Every tool result of at least `minChars` characters is put
- * in `store` and replaced in the history by one header line (`[get_logs output stored as
- * ref=toolout_…: 200 lines, …]`, see `parseOffloadHeader`) and a summary from the tool's
- * summarizer; the model reads details back with the `get_tool_output` tool, in the same
+ * Tool-output offloading (seed 004). Every tool result of at least `minChars` characters of text
+ * is put in `store` and replaced in the history by a placeholder: one header line (`[get_logs
+ * output stored as ref=toolout_…: 200 lines, …]`, see `parseOffloadHeader`) and a summary from
+ * the tool's summarizer. A string output is stored as it is and the placeholder replaces it; a
+ * JSON output is stored as its JSON text (indented) and the placeholder, a string, replaces it; a
+ * content output has its text items stored and the placeholder takes the place of its text,
+ * while its images and files stay in place, untouched (the retrieval tool reads text, and an
+ * image or file is never cut). The stored record's meta says `outputType: 'json'` or
+ * `'content'` for those. The model reads details back with the `get_tool_output` tool, in the same
  * conversation: every output is stored for the conversation it came from. Results that carry
  * a header already, results of excluded tools (`get_tool_output`'s own) and results whose
  * replacement would not be smaller are left as they are, so offloading twice changes nothing.
@@ -132,36 +138,39 @@ export function offloadToolOutputs(options: OffloadToolOutputsOptions): ToolOutp
     part: ToolResultPart,
     context: OffloadContext,
   ): Promise<{ part: ToolResultPart; offloaded: OffloadedOutput } | undefined> => {
-    const { output, toolName, toolCallId } = part;
-    if (output.length < minChars || exclude.has(toolName) || parseOffloadHeader(output)) {
-      return undefined;
-    }
-    const lines = splitLines(output);
-    const summary = clip(summarize({ output, lines, toolName, toolCallId }), maxSummaryChars);
+    const { toolName, toolCallId } = part;
+    if (exclude.has(toolName)) return undefined;
+    const offloadable = offloadableOutput(part.output);
+    if (offloadable === undefined) return undefined;
+    const { text, sent, shape } = offloadable;
+    if (sent.reduce((chars, piece) => chars + piece.length, 0) < minChars) return undefined;
+    const lines = splitLines(text);
+    const summary = clip(summarize({ output: text, lines, toolName, toolCallId }), maxSummaryChars);
     const replace = (ref: string) =>
-      `${formatOffloadHeader({ toolName, ref, lines: lines.length, chars: output.length })}\n${summary}`;
-    const size = (text: string) => (context.counter ? context.counter.count(text) : text.length);
-    const outputSize = size(output);
-    const key = memoKey(part, context.conversationId);
+      `${formatOffloadHeader({ toolName, ref, lines: lines.length, chars: text.length })}\n${summary}`;
+    const size = (piece: string) => (context.counter ? context.counter.count(piece) : piece.length);
+    const sentSize = sent.reduce((total, piece) => total + size(piece), 0);
+    const key = memoKey(part, shape, text, context.conversationId);
     let ref = refs.get(key);
     if (ref === undefined) {
-      if (size(replace(PLACEHOLDER_REF)) >= outputSize) return undefined;
-      ref = await store.put(context.conversationId, output, {
+      if (size(replace(PLACEHOLDER_REF)) >= sentSize) return undefined;
+      ref = await store.put(context.conversationId, text, {
         toolName,
         toolCallId,
         ...(part.isError ? { isError: true } : {}),
+        ...(shape === 'text' ? {} : { outputType: shape }),
       });
       remember(refs, key, ref);
     }
     const replacement = replace(ref);
-    if (size(replacement) >= outputSize) return undefined;
+    if (size(replacement) >= sentSize) return undefined;
     return {
-      part: { ...part, output: replacement },
+      part: { ...part, output: offloadable.replaceWith(replacement) },
       offloaded: {
         ref,
         toolCallId,
         toolName,
-        chars: output.length,
+        chars: text.length,
         replacementChars: replacement.length,
       },
     };
@@ -237,10 +246,23 @@ const PLACEHOLDER_REF = 'toolout_0000000000000000';
 /** Refs an offloader remembers, so it stores each output once. */
 const MAX_REMEMBERED_REFS = 10_000;
 
-function memoKey(part: ToolResultPart, conversationId: string): string {
+function memoKey(
+  part: ToolResultPart,
+  shape: ToolOutputShape,
+  text: string,
+  conversationId: string,
+): string {
   return createHash('sha256')
-    .update(JSON.stringify([conversationId, part.toolName, part.toolCallId, part.isError === true]))
-    .update(part.output)
+    .update(
+      JSON.stringify([
+        conversationId,
+        part.toolName,
+        part.toolCallId,
+        part.isError === true,
+        shape,
+      ]),
+    )
+    .update(text)
     .digest('hex');
 }
 

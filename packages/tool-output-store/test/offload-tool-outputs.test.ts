@@ -1,10 +1,14 @@
 import {
+  type ContentToolOutput,
   ContextError,
   countMessageTokens,
   createInMemoryToolOutputStore,
   type Message,
+  type ToolOutputContentPart,
+  type ToolResultOutput,
   type ToolResultPart,
   toolCallsOf,
+  toolOutputText,
   toolResultsOf,
 } from '@ctxkit/context-core';
 import {
@@ -35,6 +39,35 @@ function toolMessage(output: string, toolName = 'get_logs', toolCallId = 'call_1
     content: [{ type: 'tool-result', toolCallId, toolName, output }],
     meta: { taskId: 7 },
   };
+}
+
+/** The text an offload of `output` stores: itself, its indented JSON, or its text items. */
+function storedText(output: ToolResultOutput): string {
+  if (typeof output === 'string') return output;
+  if (output.type === 'json') return JSON.stringify(output.value, null, 2);
+  return texts(output).join('\n');
+}
+
+/** Characters of the text the model is sent of `output`, media aside. */
+function sentChars(output: ToolResultOutput): number {
+  if (typeof output === 'string') return output.length;
+  if (output.type === 'json') return JSON.stringify(output.value).length;
+  return texts(output).join('').length;
+}
+
+/** Where an offload header would be: the output, or its first text item. */
+function placeholderOf(output: ToolResultOutput): string {
+  if (typeof output === 'string') return output;
+  return output.type === 'json' ? '' : (texts(output)[0] ?? '');
+}
+
+function texts(output: ContentToolOutput): string[] {
+  return output.value.flatMap((item) => (item.type === 'text' ? [item.text] : []));
+}
+
+function mediaOf(output: ToolResultOutput): ToolOutputContentPart[] {
+  if (typeof output === 'string' || output.type === 'json') return [];
+  return output.value.filter((item) => item.type !== 'text');
 }
 
 describe('offloadToolOutputs', () => {
@@ -74,28 +107,34 @@ describe('offloadToolOutputs', () => {
           let offloadedIndex = 0;
           for (const [index, part] of after.entries()) {
             const original = before[index] as ToolResultPart;
-            const header = parseOffloadHeader(part.output);
-            if (header === undefined) {
+            const header = parseOffloadHeader(placeholderOf(part.output));
+            if (header === undefined || part === original) {
               expect(part).toBe(original);
               continue;
             }
-            expect(original.output.length).toBeGreaterThanOrEqual(minChars);
+            const text = storedText(original.output);
+            expect(sentChars(original.output)).toBeGreaterThanOrEqual(minChars);
             expect(offloaded[offloadedIndex++]).toMatchObject({
               ref: header.ref,
               toolCallId: original.toolCallId,
-              chars: original.output.length,
+              chars: text.length,
             });
-            expect(header).toMatchObject({
-              toolName: original.toolName,
-              chars: original.output.length,
-            });
+            expect(header).toMatchObject({ toolName: original.toolName, chars: text.length });
             const slice = await readToolOutput(store, 'c1', header.ref);
-            expect(slice.text).toBe(original.output);
+            expect(slice.text).toBe(text);
             expect(slice.totalLines).toBe(header.lines);
             expect(slice.meta).toMatchObject({
               toolName: original.toolName,
               toolCallId: original.toolCallId,
             });
+            // Images and files stay, the same objects in the same order; a JSON output becomes text.
+            expect(mediaOf(part.output)).toEqual(mediaOf(original.output));
+            mediaOf(part.output).forEach((item, at) => {
+              expect(item).toBe(mediaOf(original.output)[at]);
+            });
+            expect(typeof part.output === 'string').toBe(
+              typeof original.output === 'string' || original.output.type === 'json',
+            );
           }
           expect(offloadedIndex).toBe(offloaded.length);
 
@@ -149,7 +188,7 @@ describe('offloadToolOutputs', () => {
     expect(offloaded.tokens).toBeUndefined();
     expect(offloaded.tokenCounter).toBeUndefined();
     expect(offloaded).toMatchObject({ id: 'm1', meta: { taskId: 7 } });
-    const header = parseOffloadHeader(toolResultsOf(offloaded)[0]?.output ?? '');
+    const header = parseOffloadHeader(toolOutputText(toolResultsOf(offloaded)[0]?.output ?? ''));
     expect(header?.ref).toMatch(/^toolout_/);
   });
 
@@ -236,7 +275,7 @@ describe('offloadToolOutputs', () => {
     });
     const message = deepFreeze(toolMessage(sampleText('log', 6_000, 2)));
     const { message: output } = await offloader.offloadMessage(message, context);
-    expect(toolResultsOf(output)[0]?.output).toMatch(/\]\n\d+ lines\.$/);
+    expect(toolOutputText(toolResultsOf(output)[0]?.output ?? '')).toMatch(/\]\n\d+ lines\.$/);
 
     const failing = offloadToolOutputs({
       store: {
