@@ -5,6 +5,7 @@ import {
   countTokens,
   type Message,
   type TokenCounter,
+  toolOutputText,
   withTokenCount,
 } from '@ctxkit/context-core';
 import {
@@ -193,7 +194,11 @@ function toLangChain(history: readonly Message[]): BaseMessage[] {
     }
     const [part] = message.content;
     if (part?.type === 'tool-result')
-      return new ToolMessage({ content: part.output, tool_call_id: part.toolCallId, id });
+      return new ToolMessage({
+        content: toolOutputText(part.output),
+        tool_call_id: part.toolCallId,
+        id,
+      });
     const text = message.content
       .flatMap((item) => (item.type === 'text' ? [item.text] : []))
       .join('');

@@ -11,7 +11,7 @@ import type { TruncationMarker } from './truncation-marker.js';
 
 /** Options of {@link createSimpleCompressor}. */
 export interface SimpleCompressorOptions {
-  /** Most characters of text, thinking and tool output per message; default 4000 (seed 002). */
+  /** Most characters of text, reasoning and tool output per message; default 4000 (seed 002). */
   maxCharsPerMessage?: number;
   /** Text put where characters were cut out; default `defaultTruncationMarker`. */
   marker?: TruncationMarker;

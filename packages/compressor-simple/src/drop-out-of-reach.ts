@@ -16,11 +16,11 @@ export interface DropOutOfReachOptions {
   mayShrink(message: Message, budget: TokenBudget): boolean;
   /** Whether the final trim keeps the first user message's unit when it fits. */
   keepFirstUser: boolean;
-  /** Whether a layer ranks `message` by how many like it are newer (recent results, thinking). */
+  /** Whether a layer ranks `message` by how many like it are newer (recent results, thinking, media). */
   isRanked?(message: Message): boolean;
   /**
-   * The oldest message a layer counts as recent (the oldest of the results or thinking it keeps).
-   * When a unit kept whatever the budget (system, pinned, first user) holds a ranked message,
+   * The oldest message a layer counts as recent (the oldest of the results, thinking or media it
+   * keeps). When a unit kept whatever the budget (system, pinned, first user) holds a ranked message,
    * the units from this index on are kept too, so that dropping history newer than that unit
    * changes no layer's count of what is recent. Default: none.
    */

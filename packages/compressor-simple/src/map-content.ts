@@ -1,49 +1,25 @@
 import type { Message, Part } from '@ctxkit/context-core';
 
 /**
- * `content` with `change` applied to its text (a string content is one text piece) and to each
- * part; the same string or array when `change` returned every piece unchanged.
+ * `content` with `change` applied to each part (a string content is one text part); a part for
+ * which `change` returns `undefined` is removed. The same string or array when `change` returned
+ * every part unchanged; a string content stays a string while it stays one plain text part.
  */
 export function mapContent(
   content: Message['content'],
-  change: (part: Part) => Part,
+  change: (part: Part) => Part | undefined,
 ): Message['content'] {
   if (typeof content === 'string') {
     const part = change({ type: 'text', text: content });
-    return part.type === 'text' ? part.text : [part];
+    if (part === undefined) return [];
+    return part.type === 'text' && part.providerOptions === undefined ? part.text : [part];
   }
   let changed: Part[] | undefined;
-  content.forEach((part, index) => {
+  for (const [index, part] of content.entries()) {
     const next = change(part);
-    if (next === part) return;
-    changed ??= [...content];
-    changed[index] = next;
-  });
+    if (next === part && changed === undefined) continue;
+    changed ??= content.slice(0, index);
+    if (next !== undefined) changed.push(next);
+  }
   return changed ?? content;
-}
-
-/**
- * A function that applies `cut` to the text of text, thinking and tool-result parts, returning
- * the same part when `cut` returned its text unchanged. A cut thinking part loses its signature,
- * which no longer matches its text. Tool calls are never changed.
- */
-export function cutTextParts(cut: (text: string) => string): (part: Part) => Part {
-  return (part) => {
-    switch (part.type) {
-      case 'text': {
-        const text = cut(part.text);
-        return text === part.text ? part : { ...part, text };
-      }
-      case 'thinking': {
-        const text = cut(part.text);
-        return text === part.text ? part : { type: 'thinking', text };
-      }
-      case 'tool-result': {
-        const output = cut(part.output);
-        return output === part.output ? part : { ...part, output };
-      }
-      case 'tool-call':
-        return part;
-    }
-  };
 }

@@ -2,15 +2,24 @@ import {
   type ContextCompressor,
   countMessageTokens,
   defineCompressor,
+  type FilePart,
+  type ImagePart,
+  isMediaPart,
   type Message,
   optionChecker,
   type Part,
+  type TextPart,
+  type ToolOutputContentPart,
+  type ToolResultPart,
   withContent,
 } from '@ctxkit/context-core';
 import { headOf, tailOf } from './cut-middle.js';
+import { editsToolOutputs, jsonOutputText } from './editable-text.js';
 import { mapContent } from './map-content.js';
+import { mediaCount } from './media-parts.js';
 import { SOURCE } from './package-source.js';
 import { RESHAPING } from './reshaping.js';
+import { standIn } from './stand-in.js';
 
 /** What a {@link MaskMarker} is told about the output it stands for. */
 export interface MaskedOutput {
@@ -35,10 +44,18 @@ export const DEFAULT_MASK_MIN_CHARS = 500;
 /** Newest tool results left whole unless told otherwise (seed 003). */
 export const DEFAULT_MASK_KEEP_RECENT = 6;
 
+/** Newest images and files left whole unless told otherwise: as many as tool results. */
+export const DEFAULT_MASK_KEEP_RECENT_MEDIA = 6;
+
 /** Options of {@link maskOldToolResults}. */
 export interface MaskOldToolResultsOptions {
   /** Newest tool results left whole; default 6 (seed 003). */
   keepRecentResults?: number;
+  /**
+   * Newest images and files left whole, counted wherever they are (user and assistant messages,
+   * the content outputs of tool results); older ones are masked; default 6.
+   */
+  keepRecentMedia?: number;
   /** Outputs of at most this many characters are left whole; default 500. */
   minChars?: number;
   /** Lines kept from the start of a masked output; default 3. */
@@ -55,12 +72,18 @@ export interface MaskOldToolResultsOptions {
 }
 
 /**
- * Masks old tool outputs (seed 003, layer 1): every tool result older than the newest
- * `keepRecentResults` ones whose output is longer than `minChars` characters becomes its first
- * `headLines` and last `tailLines` lines, cut to `maxExcerptChars` characters in all (and to a
- * quarter of the original), around a marker with the lines omitted and the original size. Tool
- * calls, newer results, short results and every other part stay as they are (the same objects);
- * a message is replaced only if that lowers its token count. With the defaults a masked output is
+ * Masks old tool outputs (seed 003, layer 1) and old images and files. Every tool result older
+ * than the newest `keepRecentResults` ones whose output is longer than `minChars` characters
+ * becomes its first `headLines` and last `tailLines` lines, cut to `maxExcerptChars` characters
+ * in all (and to a quarter of the original), around a marker with the lines omitted and the
+ * original size. A JSON output is masked as its JSON text (it becomes a string); a content output
+ * has each text item longer than `minChars` masked so. Every image or file older than the newest
+ * `keepRecentMedia` ones (in user and assistant messages and in content outputs alike) becomes a
+ * text part naming it, such as `[image image/png, 12.0 KB]`, that keeps its `providerOptions`.
+ * The report's `masked` counts the results and the media masked. Tool calls, reasoning,
+ * approvals, opaque parts, the results of provider-executed calls (in assistant messages), newer
+ * results and media, short results and every other part stay as they are (the same objects); a
+ * message is replaced only if that lowers its token count. With the defaults a masked output is
  * shorter than `minChars`, so masking a masked history changes nothing. Reshapes on every call,
  * whether or not the history fits the budget; never drops a message.
  */
@@ -71,6 +94,11 @@ export function maskOldToolResults(options: MaskOldToolResultsOptions = {}): Con
     'keepRecentResults',
     options.keepRecentResults,
     DEFAULT_MASK_KEEP_RECENT,
+  );
+  const keepRecentMedia = check.wholeNumber(
+    'keepRecentMedia',
+    options.keepRecentMedia,
+    DEFAULT_MASK_KEEP_RECENT_MEDIA,
   );
   const minChars = check.wholeNumber('minChars', options.minChars, DEFAULT_MASK_MIN_CHARS);
   const shape: MaskShape = Object.freeze({
@@ -84,23 +112,37 @@ export function maskOldToolResults(options: MaskOldToolResultsOptions = {}): Con
     guarantees: RESHAPING,
     transform: ({ messages, context }) => {
       let masked = 0;
-      let newer = 0;
+      let newerResults = 0;
+      let newerMedia = 0;
       const output: Message[] = new Array(messages.length);
       for (let index = messages.length - 1; index >= 0; index -= 1) {
         const message = messages[index] as Message;
         output[index] = message;
-        if (message.role !== 'tool' || typeof message.content === 'string') continue;
-        // Results of this message are ranked from the newest: the last part is the newest.
-        let rank = newer + toolResultCount(message.content);
-        newer = rank;
+        if (typeof message.content === 'string') continue;
+        const tools = editsToolOutputs(message);
+        // Results and media of this message are ranked from the newest: the last is the newest.
+        let resultRank = newerResults + (tools ? toolResultCount(message.content) : 0);
+        let mediaRank = newerMedia + mediaCount(message);
+        newerResults = resultRank;
+        newerMedia = mediaRank;
         let maskedHere = 0;
-        const content = mapContent(message.content, (part: Part): Part => {
-          if (part.type !== 'tool-result') return part;
-          const recent = rank <= keepRecentResults;
-          rank -= 1;
-          if (recent || part.output.length <= minChars) return part;
+        const maskMedia = (part: ImagePart | FilePart): ImagePart | FilePart | TextPart => {
+          const recent = mediaRank <= keepRecentMedia;
+          mediaRank -= 1;
+          if (recent) return part;
           maskedHere += 1;
-          return { ...part, output: maskOutput(part.output, shape) };
+          return standIn(part);
+        };
+        const maskText = (text: string): string =>
+          text.length <= minChars ? text : maskOutput(text, shape);
+        const content = mapContent(message.content, (part: Part): Part => {
+          if (isMediaPart(part)) return maskMedia(part);
+          if (part.type !== 'tool-result' || !tools) return part;
+          const old = resultRank > keepRecentResults;
+          resultRank -= 1;
+          const next = maskResult(part, old ? maskText : keep, maskMedia);
+          if (next.textMasked) maskedHere += 1;
+          return next.part;
         });
         if (content === message.content) continue;
         const copy = withContent(message, content, context.counter);
@@ -127,14 +169,72 @@ export function oldestRecentResult(
   let seen = 0;
   for (let index = messages.length - 1; index >= 0 && keepRecentResults > 0; index -= 1) {
     const message = messages[index] as Message;
-    if (message.role !== 'tool' || typeof message.content === 'string') continue;
+    if (!editsToolOutputs(message) || typeof message.content === 'string') continue;
     seen += toolResultCount(message.content);
     if (seen >= keepRecentResults) return index;
   }
   return messages.length;
 }
 
+/**
+ * Index of the message holding the `keepRecentMedia`-th newest image or file (see `mediaParts`),
+ * which {@link maskOldToolResults} keeps whole with every newer one; the length when there are
+ * fewer.
+ */
+export function oldestRecentMedia(messages: readonly Message[], keepRecentMedia: number): number {
+  let seen = 0;
+  for (let index = messages.length - 1; index >= 0 && keepRecentMedia > 0; index -= 1) {
+    seen += mediaCount(messages[index] as Message);
+    if (seen >= keepRecentMedia) return index;
+  }
+  return messages.length;
+}
+
 // --- internal helpers ---
+
+const keep = (text: string) => text;
+
+/**
+ * `part` with its output's text passed through `maskText` (a JSON output as its JSON text, which
+ * becomes a string when masked; each text item of a content output) and the media of a content
+ * output through `maskMedia`; whether some text was masked.
+ */
+function maskResult(
+  part: ToolResultPart,
+  maskText: (text: string) => string,
+  maskMedia: (part: ImagePart | FilePart) => ImagePart | FilePart | TextPart,
+): { part: ToolResultPart; textMasked: boolean } {
+  const output = part.output;
+  if (typeof output === 'string') {
+    const text = maskText(output);
+    return text === output
+      ? { part, textMasked: false }
+      : { part: { ...part, output: text }, textMasked: true };
+  }
+  if (output.type === 'json') {
+    const json = jsonOutputText(output);
+    const text = maskText(json);
+    return text === json
+      ? { part, textMasked: false }
+      : { part: { ...part, output: text }, textMasked: true };
+  }
+  let textMasked = false;
+  let changed: ToolOutputContentPart[] | undefined;
+  for (const [index, item] of output.value.entries()) {
+    let next: ToolOutputContentPart;
+    if (item.type === 'text') {
+      const text = maskText(item.text);
+      next = text === item.text ? item : { ...item, text };
+      if (next !== item) textMasked = true;
+    } else next = maskMedia(item);
+    if (next === item) continue;
+    changed ??= [...output.value];
+    changed[index] = next;
+  }
+  return changed === undefined
+    ? { part, textMasked }
+    : { part: { ...part, output: { type: 'content', value: changed } }, textMasked };
+}
 
 /** The frozen options that decide what a masked output looks like. */
 interface MaskShape {

@@ -2,7 +2,7 @@ import type { CompressorGuarantees } from '@ctxkit/context-core';
 
 /**
  * The guarantees of a stage that reshapes messages on every call and never drops one (or drops
- * only an assistant's thinking-only message): it cannot promise to fit the budget, nor to leave
+ * only an assistant's reasoning-only message): it cannot promise to fit the budget, nor to leave
  * a history that fits unchanged; it keeps tool pairs and the first user message.
  */
 export const RESHAPING: CompressorGuarantees = Object.freeze({

@@ -2,27 +2,28 @@ import {
   type ContextCompressor,
   defineCompressor,
   isProtected,
+  isReasoningPart,
   type Message,
   optionChecker,
-  type Part,
   withContent,
 } from '@ctxkit/context-core';
 import { SOURCE } from './package-source.js';
 import { RESHAPING } from './reshaping.js';
 
-/** Newest thinking assistant messages that keep their thinking unless told otherwise (seed 003). */
+/** Newest assistant messages that keep their reasoning unless told otherwise (seed 003). */
 export const DEFAULT_THINKING_KEEP_RECENT = 1;
 
 /** Options of {@link stripOldThinking}. */
 export interface StripOldThinkingOptions {
-  /** Newest assistant messages with thinking that keep it; default 1 (seed 003). */
+  /** Newest assistant messages with reasoning (or `thinking`) that keep it; default 1 (seed 003). */
   keepRecentThinking?: number;
 }
 
 /**
- * Removes the thinking of every assistant message older than the newest `keepRecentThinking` ones that
- * think (seed 003, layer 2): their text and tool calls stay, their thinking parts go. An old
- * message that held nothing but thinking is dropped, unless it is pinned, which keeps it whole.
+ * Removes the reasoning of every assistant message older than the newest `keepRecentThinking`
+ * ones that think (seed 003, layer 2): their reasoning parts go whole (`reasoning` and first-model
+ * `thinking` alike, sealed or not: nothing is ever cut), every other part stays as it was. An old
+ * message that held nothing but reasoning is dropped, unless it is pinned, which keeps it whole.
  * Every other message stays the same object. Reshapes on every call, whether or not the history
  * fits the budget.
  */
@@ -47,7 +48,7 @@ export function stripOldThinking(options: StripOldThinkingOptions = {}): Context
           output.push(message);
           continue;
         }
-        const rest = message.content.filter((part) => part.type !== 'thinking');
+        const rest = message.content.filter((part) => !isReasoningPart(part));
         if (rest.length === message.content.length) {
           output.push(message);
           continue;
@@ -67,12 +68,12 @@ export function stripOldThinking(options: StripOldThinkingOptions = {}): Context
   });
 }
 
-/** Whether `message` is an assistant message that thinks. */
+/** Whether `message` is an assistant message that thinks: it holds a reasoning or thinking part. */
 export function hasThinking(message: Message): boolean {
   return (
     message.role === 'assistant' &&
     typeof message.content !== 'string' &&
-    message.content.some((part) => part.type === 'thinking')
+    message.content.some(isReasoningPart)
   );
 }
 
@@ -93,11 +94,12 @@ export function oldestRecentThinker(
   return messages.length;
 }
 
-/** Whether {@link stripOldThinking} may drop `message`: unpinned, assistant, thinking only. */
+/** Whether {@link stripOldThinking} may drop `message`: unpinned, assistant, reasoning only. */
 export function isThinkingOnly(message: Message): boolean {
   return (
     hasThinking(message) &&
     !isProtected(message) &&
-    (message.content as Part[]).every((part) => part.type === 'thinking')
+    typeof message.content !== 'string' &&
+    message.content.every(isReasoningPart)
   );
 }

@@ -2,11 +2,14 @@ import { type ContextCompressor, composeCompressors } from '@ctxkit/context-core
 import { dropOutOfReach } from './drop-out-of-reach.js';
 import {
   DEFAULT_MASK_KEEP_RECENT,
+  DEFAULT_MASK_KEEP_RECENT_MEDIA,
   DEFAULT_MASK_MIN_CHARS,
   type MaskOldToolResultsOptions,
   maskOldToolResults,
+  oldestRecentMedia,
   oldestRecentResult,
 } from './mask-old-tool-results.js';
+import { hasMedia } from './media-parts.js';
 import { namedCompressor } from './named-compressor.js';
 import {
   DEFAULT_WINDOW_KEEP_RECENT,
@@ -28,7 +31,7 @@ import type { TruncationMarker } from './truncation-marker.js';
 
 /** Options of {@link threeLayer}. */
 export interface ThreeLayerOptions {
-  /** Layer 1: masking of old tool outputs (keep 6 recent, mask over 500 characters, 3 + 2 lines). */
+  /** Layer 1: masking of old tool outputs and media (keep 6 recent results and 6 recent media, mask over 500 characters, 3 + 2 lines). */
   toolResults?: MaskOldToolResultsOptions;
   /** Layer 2: stripping of old thinking (keep the newest 1). */
   thinking?: StripOldThinkingOptions;
@@ -39,8 +42,8 @@ export interface ThreeLayerOptions {
 }
 
 /**
- * Seed 003's three layers, named `three-layer`: `maskOldToolResults` and `stripOldThinking` on
- * every call, `slidingWindow` above `ratio` of the budget, then `trimToBudget` (keeping the first
+ * Seed 003's three layers, named `three-layer`: `maskOldToolResults` (old tool outputs, images
+ * and files) and `stripOldThinking` on every call, `slidingWindow` above `ratio` of the budget, then `trimToBudget` (keeping the first
  * user message as the window does) for what the window may leave over budget. It first drops the
  * units the trim would drop anyway (step `out-of-reach`), so the layers never reshape history
  * about to go. Always fits the budget when the system, pinned and newest units can. Because
@@ -58,18 +61,21 @@ export function threeLayer(options: ThreeLayerOptions = {}): ContextCompressor {
   });
   const minChars = options.toolResults?.minChars ?? DEFAULT_MASK_MIN_CHARS;
   const recentResults = options.toolResults?.keepRecentResults ?? DEFAULT_MASK_KEEP_RECENT;
+  const recentMedia = options.toolResults?.keepRecentMedia ?? DEFAULT_MASK_KEEP_RECENT_MEDIA;
   const recentThinkers = options.thinking?.keepRecentThinking ?? DEFAULT_THINKING_KEEP_RECENT;
   return namedCompressor(
     'three-layer',
     composeCompressors(
       dropOutOfReach({
-        mayShrink: (message) => hasOutputOver(message, minChars) || hasThinking(message),
+        mayShrink: (message) =>
+          hasOutputOver(message, minChars) || hasThinking(message) || hasMedia(message),
         keepFirstUser,
-        isRanked: (message) => message.role === 'tool' || hasThinking(message),
+        isRanked: (message) => message.role === 'tool' || hasThinking(message) || hasMedia(message),
         recentFrom: (messages) =>
           Math.min(
             oldestRecentResult(messages, recentResults),
             oldestRecentThinker(messages, recentThinkers),
+            oldestRecentMedia(messages, recentMedia),
           ),
         mayVanish: isThinkingOnly,
         window: {

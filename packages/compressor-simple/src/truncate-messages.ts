@@ -3,14 +3,16 @@ import {
   type ContextCompressor,
   countMessageTokens,
   defineCompressor,
+  isReasoningPart,
   type Message,
   optionChecker,
-  withContent,
+  type Part,
 } from '@ctxkit/context-core';
 import { cutToLength } from './cut-middle.js';
-import { cutTextParts, mapContent } from './map-content.js';
+import { pieceLengths, reasoningLength } from './editable-text.js';
 import { SOURCE } from './package-source.js';
 import { RESHAPING } from './reshaping.js';
+import { shrinkMessage } from './shrink-message.js';
 import { defaultTruncationMarker, type TruncationMarker } from './truncation-marker.js';
 
 /** Characters one message keeps unless told otherwise (seed 002). */
@@ -18,20 +20,24 @@ export const DEFAULT_MAX_CHARS_PER_MESSAGE = 4000;
 
 /** Options of {@link truncateMessages}. */
 export interface TruncateMessagesOptions {
-  /** Most characters of text, thinking and tool output one message keeps; default 4000 (seed 002). */
+  /** Most characters of text, reasoning and tool output one message keeps; default 4000 (seed 002). */
   maxCharsPerMessage?: number;
   /** Text put where characters were cut out; default {@link defaultTruncationMarker}. */
   marker?: TruncationMarker;
 }
 
 /**
- * Caps every message at `maxCharsPerMessage` characters (seed 002), or at `budget.maxCharsPerMessage` when
- * the budget sets one. The characters of a message are those of its text, thinking and tool
- * outputs; tool-call inputs are never cut. An oversized message has its longest pieces cut to an
- * equal length, each keeping its start and end around a marker that says how many characters went;
- * shorter pieces stay the same objects. A message is replaced only if that lowers its token count,
- * so no message ever grows; a cut thinking piece loses its signature, which no longer matches.
- * Reshapes on every call, whether or not the history fits the budget; never drops a message.
+ * Caps every message at `maxCharsPerMessage` characters (seed 002), or at
+ * `budget.maxCharsPerMessage` when the budget sets one. The characters of a message are those of
+ * its text, reasoning and tool outputs (a JSON output's JSON text, a content output's text items).
+ * An oversized message has its longest pieces of text cut to an equal length, each keeping its
+ * start and end around a marker that says how many characters went; shorter pieces stay the same
+ * objects. A JSON output that is cut becomes a string: its JSON text, cut. Reasoning is never cut
+ * (a signed, redacted or encrypted part would be rejected edited): a reasoning part longer than
+ * that length is dropped whole, a shorter one kept. Images, files, opaque parts, tool-call inputs, approvals and the results of
+ * provider-executed calls are kept whole and weigh nothing against the cap. A message is replaced
+ * only if that lowers its token count, so no message ever grows. Reshapes on every call, whether
+ * or not the history fits the budget; never drops a message.
  */
 export function truncateMessages(options: TruncateMessagesOptions = {}): ContextCompressor {
   const factory = 'truncateMessages';
@@ -63,12 +69,22 @@ export function truncateMessages(options: TruncateMessagesOptions = {}): Context
 export function exceedsCharCap(message: Message, cap: number): boolean {
   let total = 0;
   for (const length of pieceLengths(message)) total += length;
+  for (const { length } of reasoningPieces(message)) total += length;
   return total > cap;
 }
 
 // --- internal helpers ---
 
-/** `message` with its text pieces cut so that together they hold at most about `cap` characters. */
+/** A reasoning part of a message and its characters. */
+interface WholePiece {
+  part: Part;
+  length: number;
+}
+
+/**
+ * `message` with its text pieces cut, and its reasoning dropped where it is longer than the cut
+ * length, so that together they hold at most about `cap` characters.
+ */
 function capMessage(
   message: Message,
   cap: number,
@@ -76,42 +92,58 @@ function capMessage(
   context: CompressContext,
 ): Message {
   const lengths = pieceLengths(message);
+  const reasoning = reasoningPieces(message);
   let total = 0;
   for (const length of lengths) total += length;
+  for (const { length } of reasoning) total += length;
   if (total <= cap) return message;
-  const pieceCap = waterLevel(lengths, cap);
+  const pieceCap = waterLevel(lengths, reasoning, cap);
   const cut = (text: string) => {
     if (text.length <= pieceCap) return text;
     const keep = Math.max(0, pieceCap - marker(text.length - pieceCap).length);
     return cutToLength(text, keep, marker);
   };
-  const content = mapContent(message.content, cutTextParts(cut));
-  if (content === message.content) return message;
-  const copy = withContent(message, content, context.counter);
+  const remove = new Set(
+    reasoning.filter(({ length }) => length > pieceCap).map(({ part }) => part),
+  );
+  const copy = shrinkMessage(message, { cut, remove }, context.counter);
+  if (copy === message) return message;
   return countMessageTokens(copy, context.counter) < countMessageTokens(message, context.counter)
     ? copy
     : message;
 }
 
-/** Lengths of a message's cuttable pieces: text, thinking and tool outputs. */
-function pieceLengths(message: Message): number[] {
-  if (typeof message.content === 'string') return [message.content.length];
-  const lengths: number[] = [];
+/** The reasoning parts of `message`, with their characters. */
+function reasoningPieces(message: Message): WholePiece[] {
+  if (typeof message.content === 'string') return [];
+  const pieces: WholePiece[] = [];
   for (const part of message.content) {
-    if (part.type === 'text' || part.type === 'thinking') lengths.push(part.text.length);
-    else if (part.type === 'tool-result') lengths.push(part.output.length);
+    if (isReasoningPart(part)) pieces.push({ part, length: reasoningLength(part) });
   }
-  return lengths;
+  return pieces;
 }
 
-/** The largest per-piece cap `level` with `sum(min(length, level)) <= cap`, given a larger total. */
-function waterLevel(lengths: readonly number[], cap: number): number {
-  const sorted = [...lengths].sort((left, right) => left - right);
-  let remaining = cap;
-  for (const [index, length] of sorted.entries()) {
-    const pieces = sorted.length - index;
-    if (length * pieces > remaining) return Math.floor(remaining / pieces);
-    remaining -= length;
+/**
+ * The largest per-piece length `level` whose characters fit `cap`: every piece of text cut to
+ * `level`, and every whole piece kept if it is no longer than `level`, dropped otherwise. Found
+ * by bisection, since what is kept only grows with `level`.
+ */
+function waterLevel(lengths: readonly number[], whole: readonly WholePiece[], cap: number): number {
+  const kept = (level: number) => {
+    let total = 0;
+    for (const length of lengths) total += Math.min(length, level);
+    for (const { length } of whole) if (length <= level) total += length;
+    return total;
+  };
+  // Invariant: `low` fits the cap, `high` does not (the longest piece keeps everything).
+  let low = 0;
+  let high = 0;
+  for (const length of lengths) high = Math.max(high, length);
+  for (const { length } of whole) high = Math.max(high, length);
+  while (high - low > 1) {
+    const middle = low + Math.floor((high - low) / 2);
+    if (kept(middle) <= cap) low = middle;
+    else high = middle;
   }
-  return sorted.at(-1) ?? 0;
+  return low;
 }

@@ -12,14 +12,15 @@ export interface UnitCursor {
  * A {@link UnitCursor} over `messages`. Units always come from `groupUnits`, called on slices
  * whose ends are unit boundaries, so they are exactly the units `groupUnits(messages)` would give.
  * Boundaries are found by walking back from the newest message: a point is a boundary when no
- * tool result after it answers a call before it. A result whose call never comes keeps the walk
- * going (to the start at worst), so a malformed history is grouped whole rather than split wrong.
- * Before the first tool call every message is a unit of its own. Cost: proportional to the part
- * of the history walked, not to its length.
+ * tool result or approval request after it answers a call before it, and no approval response
+ * after it answers a request before it. A result whose call never comes keeps the walk going (to
+ * the start at worst), so a malformed history is grouped whole rather than split wrong. Before
+ * the first tool call or approval request every message is a unit of its own. Cost: proportional
+ * to the part of the history walked, not to its length.
  */
 export function createUnitCursor(messages: readonly Message[], firstChunk = 64): UnitCursor {
   const total = messages.length;
-  /** Results seen walking back whose calls are not reached yet. */
+  /** Results and approvals seen walking back whose partners are not reached yet. */
   const awaited = new Set<string>();
   /** Boundaries found so far, from the end down; every boundary at or above `walked` is here. */
   const boundaries: number[] = [total];
@@ -58,7 +59,7 @@ export function createUnitCursor(messages: readonly Message[], firstChunk = 64):
     },
     unitAt(index: number): MessageUnit {
       firstCall ??= firstToolCall(messages);
-      // No call before the first call, so no unit spans two messages there.
+      // No call or request before the first one, so no unit spans two messages there.
       if (index < firstCall) return unitsBetween(index, index + 1)[0] as MessageUnit;
       const start = boundaryAtOrBelow(index);
       const end = boundaries[lastAtOrBelow(boundaries, start) - 1] as number;
@@ -69,12 +70,23 @@ export function createUnitCursor(messages: readonly Message[], firstChunk = 64):
 
 // --- internal helpers ---
 
-/** Updates `awaited` for `message`, visited walking back: its results await their calls. */
+/**
+ * Updates `awaited` for `message`, visited walking back: its results and approval requests await
+ * their calls, its approval responses their requests; its requests and calls answer them.
+ */
 function walkBack(message: Message, awaited: Set<string>): void {
   if (typeof message.content === 'string') return;
-  for (const part of message.content) if (part.type === 'tool-result') awaited.add(part.toolCallId);
+  for (const part of message.content) {
+    if (part.type === 'tool-result') awaited.add(`call ${part.toolCallId}`);
+    else if (part.type === 'tool-approval-response') awaited.add(`approval ${part.approvalId}`);
+  }
+  for (const part of message.content) {
+    if (part.type !== 'tool-approval-request') continue;
+    awaited.delete(`approval ${part.approvalId}`);
+    awaited.add(`call ${part.toolCallId}`);
+  }
   for (const part of message.content)
-    if (part.type === 'tool-call') awaited.delete(part.toolCallId);
+    if (part.type === 'tool-call') awaited.delete(`call ${part.toolCallId}`);
 }
 
 /** Index in `descending` of its largest value at or below `target` (binary search). */
@@ -89,12 +101,17 @@ function lastAtOrBelow(descending: readonly number[], target: number): number {
   return low;
 }
 
-/** Index of the first message holding a tool call, or the length when there is none. */
+/**
+ * Index of the first message holding a tool call or an approval request (what later messages may
+ * answer), or the length when there is none.
+ */
 function firstToolCall(messages: readonly Message[]): number {
   const index = messages.findIndex(
     (message) =>
       typeof message.content !== 'string' &&
-      message.content.some((part) => part.type === 'tool-call'),
+      message.content.some(
+        (part) => part.type === 'tool-call' || part.type === 'tool-approval-request',
+      ),
   );
   return index === -1 ? messages.length : index;
 }

@@ -1,9 +1,12 @@
 import {
   type CompressionReport,
   type ContextCompressor,
+  type FilePart,
+  type ImagePart,
   type Message,
   type TokenBudget,
   type TokenCounter,
+  type ToolResultOutput,
   toolResultsOf,
 } from '@ctxkit/context-core';
 import { deepFreeze } from '@ctxkit/context-core/testing';
@@ -66,7 +69,7 @@ export function call(...ids: string[]): Message {
 }
 
 /** A tool message answering `id` with `output`. */
-export function result(id: string, output: string): Message {
+export function result(id: string, output: ToolResultOutput): Message {
   return {
     role: 'tool',
     content: [{ type: 'tool-result', toolCallId: id, toolName: 'read_file', output }],
@@ -81,6 +84,28 @@ export function lines(count: number, width = 40): string {
 }
 
 /** Every tool output of `messages`, oldest first. */
-export function outputs(messages: readonly Message[]): string[] {
+export function outputs(messages: readonly Message[]): ToolResultOutput[] {
   return messages.flatMap((message) => toolResultsOf(message).map((part) => part.output));
+}
+
+/** An inline PNG image of `kilobytes` KB (its label reads `[image image/png, N.0 KB]`). */
+export function png(kilobytes: number): ImagePart {
+  return { type: 'image', image: new Uint8Array(kilobytes * 1024), mediaType: 'image/png' };
+}
+
+/** A PDF file given by URL. */
+export function pdf(name: string): FilePart {
+  return {
+    type: 'file',
+    data: new URL(`https://files.example/${name}`),
+    mediaType: 'application/pdf',
+    filename: name,
+  };
+}
+
+/** Characters of a tool output's text: a string's, a JSON output's JSON text, a content output's text items. */
+export function outputTextChars(output: ToolResultOutput): number {
+  if (typeof output === 'string') return output.length;
+  if (output.type === 'json') return JSON.stringify(output.value).length;
+  return output.value.reduce((sum, item) => sum + (item.type === 'text' ? item.text.length : 0), 0);
 }

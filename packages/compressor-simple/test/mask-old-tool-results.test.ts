@@ -1,10 +1,32 @@
-import { type Message, messageParts, toolResultsOf } from '@ctxkit/context-core';
+import {
+  type ContentToolOutput,
+  countTokens,
+  isMediaPart,
+  type Message,
+  messageParts,
+  type Part,
+  partLabel,
+  type ToolResultOutput,
+  type ToolResultPart,
+  toolResultsOf,
+} from '@ctxkit/context-core';
 import { arbitraryHistory, fuzzParameters } from '@ctxkit/context-core/testing';
 import { createHeuristicCounter } from '@ctxkit/token-counters';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defaultMaskMarker, maskOldToolResults } from '../src/index.js';
-import { call, lines, outputs, result, run, user, withIds } from './helpers.js';
+import {
+  call,
+  charCounter,
+  lines,
+  outputs,
+  pdf,
+  png,
+  result,
+  run,
+  user,
+  withIds,
+} from './helpers.js';
 
 const budget = { maxTokens: 1_000_000 };
 
@@ -99,6 +121,115 @@ describe('maskOldToolResults', () => {
     );
   });
 
+  it('replaces an old image or file with a text naming it, in user, assistant and tool-result content, and counts it', async () => {
+    const newest = png(5);
+    const input = withIds([
+      { role: 'user', content: [{ type: 'text', text: 'look at this' }, png(12), pdf('spec.pdf')] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Here is a sketch.' }, png(3)] },
+      call('c1'),
+      result('c1', { type: 'content', value: [{ type: 'text', text: 'screenshot' }, png(20)] }),
+      { role: 'user', content: [{ type: 'text', text: 'and this' }, newest] },
+    ]);
+    const { messages, report } = await run(
+      maskOldToolResults({ keepRecentMedia: 1 }),
+      input,
+      budget,
+    );
+    expect(messages[0]?.content).toEqual([
+      { type: 'text', text: 'look at this' },
+      { type: 'text', text: '[image image/png, 12.0 KB]' },
+      { type: 'text', text: '[file spec.pdf, application/pdf, https://files.example/spec.pdf]' },
+    ]);
+    expect(messages[1]?.content).toEqual([
+      { type: 'text', text: 'Here is a sketch.' },
+      { type: 'text', text: '[image image/png, 3.0 KB]' },
+    ]);
+    expect(outputs(messages)).toEqual([
+      {
+        type: 'content',
+        value: [
+          { type: 'text', text: 'screenshot' },
+          { type: 'text', text: '[image image/png, 20.0 KB]' },
+        ],
+      },
+    ]);
+    expect(messages[2]).toBe(input[2]);
+    expect(messages[4]).toBe(input[4]);
+    expect(messages[0]).toMatchObject({ id: 'm0', role: 'user' });
+    // charCounter prices no media: images cost 1,600 tokens each, a file by URL 3,000.
+    const labels = [
+      '[image image/png, 12.0 KB]',
+      '[file spec.pdf, application/pdf, https://files.example/spec.pdf]',
+      '[image image/png, 3.0 KB]',
+      '[image image/png, 20.0 KB]',
+    ];
+    const saved = countTokens(input, charCounter) - countTokens(messages, charCounter);
+    expect(saved).toBe(3 * 1600 + 3000 - labels.join('').length);
+    expect(report.steps[0]).toMatchObject({
+      name: 'mask-old-tool-results',
+      masked: 4,
+      tokensBefore: countTokens(input, charCounter),
+      tokensAfter: countTokens(messages, charCounter),
+    });
+  });
+
+  it('keeps the newest six images and files by default, and keeps providerOptions on the placeholder', async () => {
+    const cached = { anthropic: { cacheControl: { type: 'ephemeral' } } };
+    const input = withIds(
+      Array.from(
+        { length: 7 },
+        (_, index): Message => ({
+          role: 'user',
+          content: [{ ...png(index + 1), providerOptions: cached }],
+        }),
+      ),
+    );
+    const { messages, report } = await run(maskOldToolResults(), input, budget);
+    expect(messages[0]?.content).toEqual([
+      { type: 'text', text: '[image image/png, 1.0 KB]', providerOptions: cached },
+    ]);
+    for (let index = 1; index < 7; index += 1) expect(messages[index]).toBe(input[index]);
+    expect(report.steps[0]?.masked).toBe(1);
+  });
+
+  it('masks an old JSON output as its JSON text, and the long text of an old content output', async () => {
+    const value = { lines: Array.from({ length: 500 }, (_, index) => `entry ${index}`) };
+    const input = withIds([
+      call('c1'),
+      result('c1', { type: 'json', value }),
+      call('c2'),
+      result('c2', { type: 'content', value: [{ type: 'text', text: lines(40) }] }),
+      call('c3'),
+      result('c3', 'newest'),
+    ]);
+    const { messages, report } = await run(
+      maskOldToolResults({ keepRecentResults: 1 }),
+      input,
+      budget,
+    );
+    const [json, content, newest] = outputs(messages);
+    const text = JSON.stringify(value);
+    expect(json).toBe(
+      `${text.slice(0, 300)}…\n[... 1 line omitted, ${text.length} characters originally ...]`,
+    );
+    const body = lines(40).split('\n');
+    expect(content).toEqual({
+      type: 'content',
+      value: [
+        {
+          type: 'text',
+          text: [
+            ...body.slice(0, 3),
+            '[... 35 lines omitted, 1639 characters originally ...]',
+            ...body.slice(-2),
+          ].join('\n'),
+        },
+      ],
+    });
+    expect(newest).toBe('newest');
+    expect(report.steps[0]?.masked).toBe(2);
+  });
+
   it('rejects a bad option', () => {
     expect(() => maskOldToolResults({ keepRecentResults: -1 })).toThrow(
       expect.objectContaining({
@@ -120,35 +251,43 @@ describe('maskOldToolResults', () => {
         settings,
         async (input, { keepRecentResults, minChars }) => {
           const { messages, report } = await run(
-            maskOldToolResults({ keepRecentResults, minChars }),
+            maskOldToolResults({ keepRecentResults, minChars, keepRecentMedia: 1e9 }),
             input,
             budget,
             counter,
           );
           expect(messages).toHaveLength(input.length);
-          const before = input.flatMap(toolResultsOf);
-          const after = messages.flatMap(toolResultsOf);
+          const before = input.flatMap(toolMessageResults);
+          const after = messages.flatMap(toolMessageResults);
           let masked = 0;
           for (const [index, part] of after.entries()) {
-            const original = before[index];
+            const original = before[index] as ToolResultPart;
             const recent = index >= before.length - keepRecentResults;
-            if (recent || (original?.output.length ?? 0) <= minChars) {
+            const texts = outputTexts(original.output);
+            if (recent || texts.every((text) => text.length <= minChars)) {
               expect(part).toBe(original);
               continue;
             }
             if (part === original) continue; // masking would not have lowered the message's tokens
             masked += 1;
-            const length = original?.output.length ?? 0;
-            const marker = `[... ${length} lines omitted, ${length} characters originally ...]`;
-            expect(part.output.length).toBeLessThanOrEqual(
-              Math.floor(length / 4) + marker.length + 4,
-            );
-            expect(part.output.length).toBeLessThanOrEqual(300 + marker.length + 4);
-            expect(part.output).toContain(`characters originally ...]`);
             expect(part).toMatchObject({
-              toolCallId: original?.toolCallId,
-              toolName: original?.toolName,
+              toolCallId: original.toolCallId,
+              toolName: original.toolName,
             });
+            if (typeof original.output !== 'object' || original.output.type !== 'content')
+              expect(typeof part.output).toBe('string');
+            for (const [at, text] of outputTexts(part.output).entries()) {
+              const originalText = texts[at] as string;
+              if (originalText.length <= minChars) {
+                expect(text).toBe(originalText);
+                continue;
+              }
+              const length = originalText.length;
+              const marker = `[... ${length} lines omitted, ${length} characters originally ...]`;
+              expect(text.length).toBeLessThanOrEqual(Math.floor(length / 4) + marker.length + 4);
+              expect(text.length).toBeLessThanOrEqual(300 + marker.length + 4);
+              expect(text).toContain(`characters originally ...]`);
+            }
           }
           expect(report.steps[0]?.masked).toBe(masked);
           messages.forEach((message, index) => {
@@ -159,4 +298,70 @@ describe('maskOldToolResults', () => {
       fuzzParameters(100),
     );
   });
+
+  it('never touches the newest keepRecentMedia images and files, and names every older one', async () => {
+    const counter = createHeuristicCounter();
+    await fc.assert(
+      fc.asyncProperty(arbitraryHistory(), fc.nat({ max: 6 }), async (input, keepRecentMedia) => {
+        const { messages, report } = await run(
+          maskOldToolResults({ keepRecentMedia, keepRecentResults: 1e9 }),
+          input,
+          budget,
+          counter,
+        );
+        const pairs = input.flatMap((original, index) =>
+          mediaPairs(original, messages[index] as Message).map((pair) => ({
+            ...pair,
+            replaced: messages[index] !== original,
+          })),
+        );
+        let masked = 0;
+        for (const [index, { before, after, replaced }] of pairs.entries()) {
+          if (!replaced || index >= pairs.length - keepRecentMedia) {
+            expect(after).toBe(before);
+            continue;
+          }
+          masked += 1;
+          expect(after).toEqual({
+            type: 'text',
+            text: partLabel(before),
+            ...(before.providerOptions ? { providerOptions: before.providerOptions } : {}),
+          });
+        }
+        expect(report.steps[0]?.masked).toBe(masked);
+      }),
+      fuzzParameters(100),
+    );
+  });
 });
+
+/** The results of a tool message (those of provider-executed calls, in assistant messages, are kept whole). */
+function toolMessageResults(message: Message): ToolResultPart[] {
+  return message.role === 'tool' ? toolResultsOf(message) : [];
+}
+
+/** The texts a mask may cut: a string output, a JSON output's JSON text, each text item of content. */
+function outputTexts(output: ToolResultOutput): string[] {
+  if (typeof output === 'string') return [output];
+  if (output.type === 'json') return [JSON.stringify(output.value)];
+  return output.value.flatMap((item) => (item.type === 'text' ? [item.text] : []));
+}
+
+/** Each image or file of `original` a mask may replace, with what stands at its place in `output`. */
+function mediaPairs(original: Message, output: Message): { before: Part; after: Part }[] {
+  if (typeof original.content === 'string') return [];
+  const parts = messageParts(output);
+  const pairs: { before: Part; after: Part }[] = [];
+  for (const [index, part] of original.content.entries()) {
+    const after = parts[index] as Part;
+    if (isMediaPart(part)) pairs.push({ before: part, after });
+    else if (original.role === 'tool' && part.type === 'tool-result') {
+      if (typeof part.output !== 'object' || part.output.type !== 'content') continue;
+      const items = ((after as ToolResultPart).output as ContentToolOutput).value;
+      part.output.value.forEach((item, at) => {
+        if (item.type !== 'text') pairs.push({ before: item, after: items[at] as Part });
+      });
+    }
+  }
+  return pairs;
+}

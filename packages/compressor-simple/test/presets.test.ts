@@ -7,6 +7,7 @@ import {
   groupUnits,
   type Message,
   type TokenCounter,
+  toolOutputText,
   validateMessages,
 } from '@ctxkit/context-core';
 import {
@@ -28,7 +29,7 @@ import {
   truncateMessages,
   truncateToolResults,
 } from '../src/index.js';
-import { charCounter, outputs, run, withIds } from './helpers.js';
+import { charCounter, outputs, outputTextChars, run, withIds } from './helpers.js';
 
 const transcript = JSON.parse(
   readFileSync(new URL('./__fixtures__/agent-transcript.json', import.meta.url), 'utf8'),
@@ -88,7 +89,7 @@ describe('presets', () => {
       counter,
     );
     const long = transcript.filter((message) =>
-      outputs([message]).some((output) => output.length > 1000),
+      outputs([message]).some((output) => outputTextChars(output) > 1000),
     );
     expect(long.length).toBeGreaterThan(5);
     expect(guard.report.steps[1]?.truncated).toBe(long.length);
@@ -318,11 +319,12 @@ describe('presets', () => {
   });
 });
 
-/** The texts of a message the counter sees: text, thinking, tool names, inputs and outputs. */
+/** The texts of a message the counter sees: text, thinking, tool inputs and outputs. */
 function texts(message: Message): string[] {
   if (typeof message.content === 'string') return [message.content];
-  return message.content.map((part) => {
-    if (part.type === 'tool-call') return JSON.stringify(part.input);
-    return part.type === 'tool-result' ? part.output : part.text;
+  return message.content.flatMap((part) => {
+    if (part.type === 'tool-call') return [JSON.stringify(part.input)];
+    if (part.type === 'tool-result') return [toolOutputText(part.output)];
+    return 'text' in part ? [part.text] : [];
   });
 }

@@ -3,6 +3,7 @@ import {
   countTokens,
   groupUnits,
   type Message,
+  messageParts,
   type TokenCounter,
 } from '@ctxkit/context-core';
 import {
@@ -15,7 +16,18 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fitUnit } from '../src/fit-unit.js';
 import { defaultTruncationMarker, trimToBudget } from '../src/index.js';
-import { call, charCounter, outputs, result, run, system, user, withIds } from './helpers.js';
+import {
+  call,
+  charCounter,
+  outputs,
+  pdf,
+  png,
+  result,
+  run,
+  system,
+  user,
+  withIds,
+} from './helpers.js';
 
 const ids = (messages: readonly Message[]) => messages.map((message) => message.id);
 
@@ -99,6 +111,92 @@ describe('trimToBudget', () => {
       maxTokens: 100,
     });
     expect(messages.map((message) => message.content)).toEqual(['s'.repeat(200), '[-500]']);
+  });
+
+  it('cuts the text of an oversized newest unit and keeps its image whole', async () => {
+    const image = png(12);
+    const input = withIds([
+      system('rules'),
+      { role: 'user', content: [{ type: 'text', text: 'q'.repeat(10_000) }, image] },
+    ]);
+    const { messages, report } = await run(trimToBudget(), input, { maxTokens: 3000 });
+    const [text, kept] = messageParts(messages[1] as Message);
+    expect(kept).toBe(image);
+    expect(text).toMatchObject({
+      text: expect.stringMatching(/^q+\n\n\.\.\. \[\d+ characters truncated\] \.\.\.\n\nq+$/),
+    });
+    const tokens = countTokens(messages, charCounter);
+    expect(tokens).toBeLessThanOrEqual(3000);
+    expect(tokens).toBeGreaterThan(2980);
+    expect(report.steps[0]).toMatchObject({ truncated: 1, dropped: 0 });
+  });
+
+  it('replaces the images and files of the newest unit by texts naming them only when its cut text cannot fit with them, the costliest first', async () => {
+    const image = png(12);
+    const file = pdf('manual.pdf'); // 3,000 tokens: a file by URL
+    const input = withIds([
+      { role: 'user', content: [{ type: 'text', text: 'q'.repeat(10_000) }, image, file] },
+    ]);
+    const some = await run(trimToBudget(), input, { maxTokens: 2500 });
+    const [text, keptImage, fileLabel] = messageParts(some.messages[0] as Message);
+    expect(text).toMatchObject({ text: expect.stringContaining('characters truncated') });
+    expect(keptImage).toBe(image);
+    expect(fileLabel).toEqual({
+      type: 'text',
+      text: '[file manual.pdf, application/pdf, https://files.example/manual.pdf]',
+    });
+    expect(countTokens(some.messages, charCounter)).toBeLessThanOrEqual(2500);
+    expect(countTokens(some.messages, charCounter)).toBeGreaterThan(2400);
+    const all = await run(trimToBudget(), input, { maxTokens: 500 });
+    expect(messageParts(all.messages[0] as Message).slice(1)).toEqual([
+      { type: 'text', text: '[image image/png, 12.0 KB]' },
+      fileLabel,
+    ]);
+    expect(countTokens(all.messages, charCounter)).toBeLessThanOrEqual(500);
+  });
+
+  it('drops a signed reasoning part of the newest unit whole when the unit cannot fit with it, and never cuts it', async () => {
+    const reasoning = { type: 'reasoning' as const, text: 'r'.repeat(500), signature: 'sig-1' };
+    const fits = withIds([
+      user('go'),
+      { role: 'assistant', content: [reasoning, { type: 'text', text: 'a'.repeat(5000) }] },
+    ]);
+    const kept = await run(trimToBudget(), fits, { maxTokens: 1000 });
+    const [keptReasoning, cut] = messageParts(kept.messages.at(-1) as Message);
+    expect(keptReasoning).toBe(reasoning);
+    expect(cut).toMatchObject({ text: expect.stringContaining('characters truncated') });
+
+    const big = { type: 'thinking' as const, text: 't'.repeat(5000), signature: 'sig-2' };
+    const over = withIds([
+      user('go'),
+      { role: 'assistant', content: [big, { type: 'text', text: 'a'.repeat(3000) }] },
+    ]);
+    const dropped = await run(trimToBudget(), over, { maxTokens: 1000 });
+    const parts = messageParts(dropped.messages.at(-1) as Message);
+    expect(parts).toEqual([
+      { type: 'text', text: expect.stringContaining('characters truncated') },
+    ]);
+    expect(countTokens(dropped.messages, charCounter)).toBeLessThanOrEqual(1000);
+
+    const alone = withIds([user('go'), { role: 'assistant', content: [big] }]);
+    const label = await run(trimToBudget(), alone, { maxTokens: 100 });
+    expect(label.messages.at(-1)?.content).toEqual([{ type: 'text', text: '[thinking]' }]);
+  });
+
+  it('keeps an opaque part of the newest unit whole, or drops it whole when the unit cannot fit with it', async () => {
+    const opaque = {
+      type: 'opaque' as const,
+      value: { type: 'citation', quote: 'c'.repeat(2000) },
+    };
+    const input = withIds([
+      { role: 'assistant', content: [{ type: 'text', text: 'a'.repeat(3000) }, opaque] },
+    ]);
+    const kept = await run(trimToBudget(), input, { maxTokens: 2500 });
+    expect(messageParts(kept.messages[0] as Message)[1]).toBe(opaque);
+    const dropped = await run(trimToBudget(), input, { maxTokens: 500 });
+    expect(dropped.messages[0]?.content).toEqual([
+      { type: 'text', text: expect.stringContaining('characters truncated') },
+    ]);
   });
 
   it('finds the cut with a bounded number of counts, whatever the size', async () => {

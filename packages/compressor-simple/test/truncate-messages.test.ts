@@ -4,7 +4,7 @@ import { createHeuristicCounter } from '@ctxkit/token-counters';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defaultTruncationMarker, truncateMessages } from '../src/index.js';
-import { result, run, user, withIds } from './helpers.js';
+import { outputs, outputTextChars, pdf, png, result, run, user, withIds } from './helpers.js';
 
 const budget = { maxTokens: 1_000_000 };
 
@@ -55,7 +55,7 @@ describe('truncateMessages', () => {
       {
         role: 'assistant',
         content: [
-          { type: 'thinking', text: 't'.repeat(6000), signature: 'sig' },
+          { type: 'text', text: 't'.repeat(6000) },
           { type: 'text', text: 'I will read the file.' },
           {
             type: 'tool-call',
@@ -68,14 +68,12 @@ describe('truncateMessages', () => {
       result('c1', 'ok'),
     ]);
     const { messages } = await run(truncateMessages({ maxCharsPerMessage: 1000 }), input, budget);
-    const [thought, text, toolCall] = messageParts(messages[0] as Message);
+    const [long, text, toolCall] = messageParts(messages[0] as Message);
     const [, originalText, originalCall] = messageParts(input[0] as Message);
     expect(text).toBe(originalText);
     expect(toolCall).toBe(originalCall);
-    expect(thought).toEqual({
-      type: 'thinking',
-      text: expect.stringContaining('characters truncated'),
-    });
+    expect(long).toEqual({ type: 'text', text: expect.stringContaining('characters truncated') });
+    expect((long as { text: string }).text.length).toBeLessThanOrEqual(1000 - 21);
     expect(messages[1]).toBe(input[1]);
   });
 
@@ -102,6 +100,129 @@ describe('truncateMessages', () => {
     expect(() => truncateMessages({ marker: 'x' as never })).toThrow(ContextError);
   });
 
+  it('never cuts inside an image or file: a long user message has its text cut, its media kept whole', async () => {
+    const image = png(12);
+    const file = pdf('spec.pdf');
+    const input = withIds([
+      { role: 'user', content: [{ type: 'text', text: 'q'.repeat(10_000) }, image, file] },
+    ]);
+    const { messages, report } = await run(
+      truncateMessages({ maxCharsPerMessage: 1000 }),
+      input,
+      budget,
+    );
+    const [text, keptImage, keptFile] = messageParts(messages[0] as Message);
+    expect(text).toMatchObject({
+      type: 'text',
+      text: expect.stringContaining('characters truncated'),
+    });
+    expect((text as { text: string }).text.length).toBeLessThanOrEqual(1000);
+    expect(keptImage).toBe(image);
+    expect(keptFile).toBe(file);
+    expect(report.steps[0]?.truncated).toBe(1);
+  });
+
+  it('drops a signed reasoning part over the cap whole and never cuts it, nor any other reasoning', async () => {
+    const callPart = {
+      type: 'tool-call' as const,
+      toolCallId: 'c1',
+      toolName: 'read_file',
+      input: {},
+    };
+    const short = { type: 'reasoning' as const, text: 'short', signature: 'sig-3' };
+    const text = { type: 'text' as const, text: 'I will read the file.' };
+    const input = withIds([
+      {
+        role: 'assistant',
+        content: [
+          { type: 'reasoning', text: 'r'.repeat(6000), signature: 'sig-1' },
+          { type: 'thinking', text: 't'.repeat(6000), signature: 'sig-2' },
+          { type: 'reasoning', text: 'plain'.repeat(1200), itemId: 'rs_1' },
+          { type: 'reasoning', text: '', encryptedContent: 'e'.repeat(3000) },
+          short,
+          text,
+          callPart,
+        ],
+      },
+      result('c1', 'ok'),
+    ]);
+    const { messages, report } = await run(
+      truncateMessages({ maxCharsPerMessage: 1000 }),
+      input,
+      budget,
+    );
+    const parts = messageParts(messages[0] as Message);
+    expect(parts).toHaveLength(3);
+    expect(parts[0]).toBe(short);
+    expect(parts[1]).toBe(text);
+    expect(parts[2]).toBe(callPart);
+    expect(messages[1]).toBe(input[1]);
+    expect(report.steps[0]?.truncated).toBe(1);
+    const alone = withIds([
+      {
+        role: 'assistant',
+        content: [{ type: 'thinking', text: 't'.repeat(6000), signature: 's' }],
+      },
+    ]);
+    const labelled = await run(truncateMessages({ maxCharsPerMessage: 1000 }), alone, budget);
+    expect(labelled.messages[0]?.content).toEqual([{ type: 'text', text: '[thinking]' }]);
+  });
+
+  it('cuts a JSON tool output to its JSON text as a string, around the marker', async () => {
+    const value = {
+      rows: Array.from({ length: 400 }, (_, index) => ({ index, name: `row ${index}` })),
+    };
+    const input = withIds([
+      {
+        role: 'assistant',
+        content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'query', input: {} }],
+      },
+      result('c1', { type: 'json', value }),
+    ]);
+    const { messages } = await run(truncateMessages({ maxCharsPerMessage: 1000 }), input, budget);
+    const [output] = outputs(messages);
+    expect(typeof output).toBe('string');
+    const text = JSON.stringify(value);
+    expect(output).toMatch(
+      /^\{"rows":\[\{"index":0,.*\n\n\.\.\. \[\d+ characters truncated\] \.\.\.\n\n.*\}\]\}$/s,
+    );
+    expect(text.startsWith((output as string).slice(0, 400))).toBe(true);
+    expect(text.endsWith((output as string).slice(-400))).toBe(true);
+  });
+
+  it('keeps opaque parts, approvals and providerOptions of messages and parts', async () => {
+    const opaque = { type: 'opaque' as const, value: { type: 'citation', source: 'doc-1' } };
+    const request = { type: 'tool-approval-request' as const, approvalId: 'a1', toolCallId: 'c1' };
+    const input = withIds([
+      {
+        role: 'assistant',
+        providerOptions: { anthropic: { cacheControl: { type: 'ephemeral' } } },
+        meta: { note: 'kept' },
+        content: [
+          {
+            type: 'text',
+            text: 'x'.repeat(5000),
+            providerOptions: { openai: { itemId: 'msg_1' } },
+          },
+          opaque,
+          { type: 'tool-call', toolCallId: 'c1', toolName: 'deploy', input: {} },
+          request,
+        ],
+      },
+    ]);
+    const { messages } = await run(truncateMessages({ maxCharsPerMessage: 1000 }), input, budget);
+    const message = messages[0] as Message;
+    expect(message).toMatchObject({
+      id: 'm0',
+      meta: { note: 'kept' },
+      providerOptions: { anthropic: { cacheControl: { type: 'ephemeral' } } },
+    });
+    const [text, keptOpaque, , keptRequest] = messageParts(message);
+    expect(text).toMatchObject({ providerOptions: { openai: { itemId: 'msg_1' } } });
+    expect(keptOpaque).toBe(opaque);
+    expect(keptRequest).toBe(request);
+  });
+
   it('caps every message, never raises a count and leaves small messages as they are', async () => {
     const counter = createHeuristicCounter();
     await fc.assert(
@@ -124,12 +245,19 @@ describe('truncateMessages', () => {
             expect(countMessageTokens(message, counter)).toBeLessThan(
               countMessageTokens(original, counter),
             );
-            const pieces = messageParts(message).filter((part) => part.type !== 'tool-call').length;
             expect(pieceChars(message)).toBeLessThanOrEqual(
-              cap + pieces * defaultTruncationMarker(size).length,
+              cap + textPieces(original) * defaultTruncationMarker(size).length,
             );
-            const calls = messageParts(original).filter((part) => part.type === 'tool-call');
-            for (const part of calls) expect(messageParts(message)).toContain(part);
+            // Parts that are never cut are the same objects, or gone whole (reasoning).
+            const whole = messageParts(original).filter(
+              (part) =>
+                part.type !== 'text' && !(part.type === 'tool-result' && original.role === 'tool'),
+            );
+            const kept = new Set(messageParts(message));
+            for (const part of whole) {
+              if (part.type === 'reasoning' || part.type === 'thinking') continue;
+              expect(kept.has(part)).toBe(true);
+            }
           });
         },
       ),
@@ -138,12 +266,32 @@ describe('truncateMessages', () => {
   });
 });
 
-/** Characters of a message's text, thinking and tool outputs. */
+/** Characters of a message's text, reasoning and (in a tool message) tool outputs. */
 function pieceChars(message: Message): number {
   let total = 0;
   for (const part of messageParts(message)) {
     if (part.type === 'text' || part.type === 'thinking') total += part.text.length;
-    else if (part.type === 'tool-result') total += part.output.length;
+    else if (part.type === 'reasoning')
+      total +=
+        part.text.length + (part.redactedData?.length ?? 0) + (part.encryptedContent?.length ?? 0);
+    else if (part.type === 'tool-result' && message.role === 'tool')
+      total += outputTextChars(part.output);
   }
   return total;
+}
+
+/** How many pieces of text a message has that a cut may leave a marker in. */
+function textPieces(message: Message): number {
+  let count = 0;
+  for (const part of messageParts(message)) {
+    if (part.type === 'text') count += 1;
+    else if (part.type === 'tool-result' && message.role === 'tool') {
+      const output = part.output;
+      count +=
+        typeof output === 'object' && output.type === 'content'
+          ? output.value.filter((item) => item.type === 'text').length
+          : 1;
+    }
+  }
+  return count;
 }

@@ -1,10 +1,16 @@
-import { type Message, messageParts } from '@ctxkit/context-core';
+import {
+  type Message,
+  messageParts,
+  type ToolResultOutput,
+  type ToolResultPart,
+  toolResultsOf,
+} from '@ctxkit/context-core';
 import { arbitraryHistory, fuzzParameters } from '@ctxkit/context-core/testing';
 import { createHeuristicCounter } from '@ctxkit/token-counters';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { truncateToolResults } from '../src/index.js';
-import { call, outputs, result, run, user, withIds } from './helpers.js';
+import { call, outputs, outputTextChars, pdf, png, result, run, user, withIds } from './helpers.js';
 
 const budget = { maxTokens: 1_000_000 };
 
@@ -70,6 +76,62 @@ describe('truncateToolResults', () => {
     expect(big).toMatchObject({ type: 'tool-result', toolCallId: 'c2', isError: true });
   });
 
+  it('cuts a JSON output over the cap to a string: its JSON text, head and tail around the marker', async () => {
+    const value = { lines: Array.from({ length: 2000 }, (_, index) => `entry ${index}`) };
+    const text = JSON.stringify(value);
+    const input = withIds([call('c1'), result('c1', { type: 'json', value })]);
+    const { messages, report } = await run(
+      truncateToolResults({ maxOutputChars: 1000, headChars: 300, tailChars: 200 }),
+      input,
+      budget,
+    );
+    expect(outputs(messages)).toEqual([
+      `${text.slice(0, 300)}\n\n... [${text.length - 500} characters truncated] ...\n\n${text.slice(-200)}`,
+    ]);
+    expect(report.steps[0]?.truncated).toBe(1);
+    const small = withIds([call('c1'), result('c1', { type: 'json', value: { ok: true } })]);
+    const kept = await run(
+      truncateToolResults({ maxOutputChars: 1000, headChars: 300, tailChars: 200 }),
+      small,
+      budget,
+    );
+    expect(kept.messages[1]).toBe(small[1]);
+  });
+
+  it('cuts the text of a content output and keeps its images and files whole, in place', async () => {
+    const image = png(40);
+    const file = pdf('trace.pdf');
+    const input = withIds([
+      call('c1'),
+      result('c1', {
+        type: 'content',
+        value: [
+          { type: 'text', text: 'a'.repeat(30_000) },
+          image,
+          { type: 'text', text: 'm'.repeat(10_000) },
+          file,
+          { type: 'text', text: 'b'.repeat(30_000) },
+        ],
+      }),
+    ]);
+    const { messages, report } = await run(truncateToolResults(), input, budget);
+    expect(outputs(messages)).toEqual([
+      {
+        type: 'content',
+        value: [
+          { type: 'text', text: `${'a'.repeat(2000)}\n\n... [66000 characters truncated] ...\n\n` },
+          image,
+          file,
+          { type: 'text', text: 'b'.repeat(2000) },
+        ],
+      },
+    ]);
+    const [cut] = outputs(messages) as unknown as [{ value: unknown[] }];
+    expect(cut.value[1]).toBe(image);
+    expect(cut.value[2]).toBe(file);
+    expect(report.steps[0]?.truncated).toBe(1);
+  });
+
   it('rejects head and tail longer than maxOutputChars', () => {
     expect(() =>
       truncateToolResults({ maxOutputChars: 100, headChars: 60, tailChars: 50 }),
@@ -104,18 +166,30 @@ describe('truncateToolResults', () => {
             tailChars: tail,
           });
           const { messages } = await run(compressor, input, budget, counter);
-          const before = outputs(input);
-          const after = outputs(messages);
-          for (const [index, output] of after.entries()) {
-            const original = before[index] as string;
-            if (original.length <= maxOutputChars) {
+          const before = input.flatMap(toolMessageResults);
+          const after = messages.flatMap(toolMessageResults);
+          for (const [index, part] of after.entries()) {
+            const original = (before[index] as ToolResultPart).output;
+            const output = part.output;
+            if (outputTextChars(original) <= maxOutputChars) {
               expect(output).toBe(original);
               continue;
             }
             if (output === original) continue; // the cut would not have lowered the message's tokens
+            const content = typeof original === 'object' && original.type === 'content';
+            if (!content) expect(typeof output).toBe('string');
+            // A content output keeps its images and files, in order; its text is cut as one.
+            const media = (value: ToolResultOutput) =>
+              typeof value === 'object' && value.type === 'content'
+                ? value.value.filter((item) => item.type !== 'text')
+                : [];
+            expect(media(output)).toEqual(media(original));
+            for (const [at, item] of media(output).entries())
+              expect(item).toBe(media(original)[at]);
+            const text = joinedText(original);
             const parts =
               /^([\s\S]*)\n\n\.\.\. \[(\d+) characters truncated\] \.\.\.\n\n([\s\S]*)$/.exec(
-                output,
+                joinedText(output),
               );
             expect(parts).not.toBeNull();
             const [, kept = '', removed = '', end = ''] = parts as RegExpExecArray;
@@ -123,8 +197,8 @@ describe('truncateToolResults', () => {
             expect(kept.length).toBeLessThanOrEqual(head);
             expect(end.length).toBeGreaterThanOrEqual(tail - 1);
             expect(end.length).toBeLessThanOrEqual(tail);
-            expect(original.startsWith(kept) && original.endsWith(end)).toBe(true);
-            expect(kept.length + Number(removed) + end.length).toBe(original.length);
+            expect(text.startsWith(kept) && text.endsWith(end)).toBe(true);
+            expect(kept.length + Number(removed) + end.length).toBe(text.length);
           }
           messages.forEach((message, index) => {
             if (message.role !== 'tool') expect(message).toBe(input[index]);
@@ -135,3 +209,15 @@ describe('truncateToolResults', () => {
     );
   });
 });
+
+/** The results of a tool message (those of provider-executed calls, in assistant messages, are kept whole). */
+function toolMessageResults(message: Message): ToolResultPart[] {
+  return message.role === 'tool' ? toolResultsOf(message) : [];
+}
+
+/** The text a cut runs through: a string, a JSON output's JSON text, a content output's text items joined. */
+function joinedText(output: ToolResultOutput): string {
+  if (typeof output === 'string') return output;
+  if (output.type === 'json') return JSON.stringify(output.value);
+  return output.value.map((item) => (item.type === 'text' ? item.text : '')).join('');
+}

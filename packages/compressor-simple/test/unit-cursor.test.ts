@@ -46,6 +46,36 @@ describe('createUnitCursor', () => {
     expect(createUnitCursor(messages, 1).unitAt(3)).toMatchObject({ start: 1, end: 5 });
   });
 
+  it('keeps an approval response with its request and call when no result follows', () => {
+    const messages: Message[] = withIds([
+      user('deploy it'),
+      {
+        role: 'assistant',
+        content: [
+          { type: 'tool-call', toolCallId: 'c1', toolName: 'deploy', input: {} },
+          { type: 'tool-approval-request', approvalId: 'a1', toolCallId: 'c1' },
+        ],
+      },
+      {
+        role: 'tool',
+        content: [{ type: 'tool-approval-response', approvalId: 'a1', approved: false }],
+      },
+      user('never mind'),
+    ]);
+    const units = groupUnits(messages);
+    expect(units.map((unit) => [unit.start, unit.end])).toEqual([
+      [0, 1],
+      [1, 3],
+      [3, 4],
+    ]);
+    for (const firstChunk of [1, 2, 64]) {
+      expect([...createUnitCursor(messages, firstChunk).fromNewest()]).toEqual(
+        [...units].reverse(),
+      );
+      expect(createUnitCursor(messages, firstChunk).unitAt(2)).toEqual(units[1]);
+    }
+  });
+
   it('groups a history whose result has no call as one piece rather than splitting it', () => {
     const messages: Message[] = withIds([user('a'), user('b'), result('ghost', 'x'), user('c')]);
     expect([...createUnitCursor(messages, 1).fromNewest()]).toEqual(
