@@ -35,7 +35,7 @@ export function fromAnthropicMedia(
       ? { type: 'image', image: source.url, ...extra }
       : { type: 'image', image: source.data, mediaType: source.media_type, ...extra };
   }
-  const name = block.title === undefined ? {} : { filename: block.title };
+  const name = typeof block.title === 'string' ? { filename: block.title } : {};
   switch (source.type) {
     case 'url':
       return { type: 'file', data: source.url, mediaType: PDF, ...name, ...extra };

@@ -55,8 +55,8 @@ export interface AnthropicDocumentBlock {
   type: 'document';
   /** Inline PDF (`base64`), a PDF by address (`url`), or plain text (`text`). */
   source: AnthropicBase64Source | AnthropicUrlSource | AnthropicTextSource;
-  /** The document's title: ctxkit writes a file's name here. */
-  title?: string;
+  /** The document's title: ctxkit writes a file's name here (`null` is read as none). */
+  title?: string | null;
   /** A cache breakpoint after this block. */
   cache_control?: AnthropicCacheControl;
 }

@@ -163,7 +163,7 @@ function checkMedia(reader: ShapeReader, type: 'image' | 'document'): void {
   );
   reader.optionalRecord('cache_control');
   const title = reader.record.title;
-  if (title !== undefined && typeof title !== 'string') {
+  if (title !== undefined && title !== null && typeof title !== 'string') {
     reader.fail(`title must be a string, got ${describeValue(title)}.`);
   }
   const source = reader.child('source');

@@ -231,34 +231,31 @@ export function pairToolCalls(messages: readonly Message[]): RepairedToolPairs {
 export function orphanError(repair: ToolPairRepair, where?: string): InvalidMessageError {
   const place = `${where ? `${where} ` : ''}message ${repair.index}`;
   const located = { index: repair.index, ...(where ? { where } : {}) };
-  switch (repair.kind) {
-    case 'orphan-approval-request':
-      return new InvalidMessageError({
-        code: 'orphan_tool_call',
-        source: SOURCE,
-        message: `${place} asks to approve tool call ${JSON.stringify(repair.toolCallId)} (approval ${JSON.stringify(repair.approvalId)}), which is not in the prompt or has no result.`,
-        details: { ...located, approvalId: repair.approvalId, toolCallId: repair.toolCallId },
-      });
-    case 'orphan-approval-response':
-    case 'moved-approval-response':
-      return new InvalidMessageError({
-        code: 'orphan_tool_result',
-        source: SOURCE,
-        message: `${place} answers approval request ${JSON.stringify(repair.approvalId)}, which is not in the prompt.`,
-        details: { ...located, approvalId: repair.approvalId },
-      });
-    default: {
-      const result = repair.kind !== 'orphan-call';
-      return new InvalidMessageError({
-        code: result ? 'orphan_tool_result' : 'orphan_tool_call',
-        source: SOURCE,
-        message: result
-          ? `${place} holds a result for tool call ${JSON.stringify(repair.toolCallId)} (${repair.toolName}), which no earlier message makes.`
-          : `${place} calls ${repair.toolName} as ${JSON.stringify(repair.toolCallId)}, which has no result.`,
-        details: { ...located, toolCallId: repair.toolCallId },
-      });
-    }
+  if (repair.kind === 'orphan-approval-request') {
+    return new InvalidMessageError({
+      code: 'orphan_tool_call',
+      source: SOURCE,
+      message: `${place} asks to approve tool call ${JSON.stringify(repair.toolCallId)} (approval ${JSON.stringify(repair.approvalId)}), which is not in the prompt or has no result.`,
+      details: { ...located, approvalId: repair.approvalId, toolCallId: repair.toolCallId },
+    });
   }
+  if ('approvalId' in repair) {
+    return new InvalidMessageError({
+      code: 'orphan_tool_result',
+      source: SOURCE,
+      message: `${place} answers approval request ${JSON.stringify(repair.approvalId)}, which is not in the prompt.`,
+      details: { ...located, approvalId: repair.approvalId },
+    });
+  }
+  const result = repair.kind !== 'orphan-call';
+  return new InvalidMessageError({
+    code: result ? 'orphan_tool_result' : 'orphan_tool_call',
+    source: SOURCE,
+    message: result
+      ? `${place} holds a result for tool call ${JSON.stringify(repair.toolCallId)} (${repair.toolName}), which no earlier message makes.`
+      : `${place} calls ${repair.toolName} as ${JSON.stringify(repair.toolCallId)}, which has no result.`,
+    details: { ...located, toolCallId: repair.toolCallId },
+  });
 }
 
 // --- internal helpers ---

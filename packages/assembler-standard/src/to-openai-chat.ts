@@ -1,7 +1,6 @@
 import {
   InvalidOptionError,
   type Message,
-  type Part,
   partLabel,
   type ToolResultPart,
   validateMessages,
@@ -165,7 +164,7 @@ function toolMessage(part: ToolResultPart): OpenAIChatToolMessage {
   else if (output.type === 'json') content = JSON.stringify(output.value);
   else {
     content = output.value.map((item) =>
-      textPart(item.type === 'text' ? item.text : partLabel(item as Part)),
+      textPart(item.type === 'text' ? item.text : partLabel(item)),
     );
   }
   return { role: 'tool', tool_call_id: part.toolCallId, content };
