@@ -1,9 +1,64 @@
+/** A cache breakpoint, such as `{ type: 'ephemeral' }` or `{ type: 'ephemeral', ttl: '1h' }`. */
+export type AnthropicCacheControl = Record<string, unknown>;
+
 /** A text block. */
 export interface AnthropicTextBlock {
   /** Always `text`. */
   type: 'text';
   /** The text; the API rejects an empty one. */
   text: string;
+  /** A cache breakpoint after this block. */
+  cache_control?: AnthropicCacheControl;
+}
+
+/** Inline data of an image or document. */
+export interface AnthropicBase64Source {
+  /** Always `base64`. */
+  type: 'base64';
+  /** The media type: `image/png`, `image/jpeg`, `image/gif`, `image/webp`, `application/pdf`. */
+  media_type: string;
+  /** The bytes, base64-encoded. */
+  data: string;
+}
+
+/** An image or PDF the API fetches. */
+export interface AnthropicUrlSource {
+  /** Always `url`. */
+  type: 'url';
+  /** The `http(s)` address. */
+  url: string;
+}
+
+/** A plain-text document's text. */
+export interface AnthropicTextSource {
+  /** Always `text`. */
+  type: 'text';
+  /** Always `text/plain`. */
+  media_type: string;
+  /** The document's text. */
+  data: string;
+}
+
+/** An image, in a user message or a tool result. */
+export interface AnthropicImageBlock {
+  /** Always `image`. */
+  type: 'image';
+  /** Where the image is. */
+  source: AnthropicBase64Source | AnthropicUrlSource;
+  /** A cache breakpoint after this block. */
+  cache_control?: AnthropicCacheControl;
+}
+
+/** A PDF or plain-text document, in a user message or a tool result. */
+export interface AnthropicDocumentBlock {
+  /** Always `document`. */
+  type: 'document';
+  /** Inline PDF (`base64`), a PDF by address (`url`), or plain text (`text`). */
+  source: AnthropicBase64Source | AnthropicUrlSource | AnthropicTextSource;
+  /** The document's title: ctxkit writes a file's name here (`null` is read as none). */
+  title?: string | null;
+  /** A cache breakpoint after this block. */
+  cache_control?: AnthropicCacheControl;
 }
 
 /** The model's reasoning, sent back unchanged with the signature that proves it. */
@@ -24,7 +79,7 @@ export interface AnthropicRedactedThinkingBlock {
   data: string;
 }
 
-/** A tool call in an assistant message. */
+/** A call to a tool the application runs, in an assistant message. */
 export interface AnthropicToolUseBlock {
   /** Always `tool_use`. */
   type: 'tool_use';
@@ -34,7 +89,44 @@ export interface AnthropicToolUseBlock {
   name: string;
   /** The input, a JSON object. */
   input: Record<string, unknown>;
+  /** A cache breakpoint after this block. */
+  cache_control?: AnthropicCacheControl;
 }
+
+/** A call to a tool the API runs itself (web search, code execution), in an assistant message. */
+export interface AnthropicServerToolUseBlock {
+  /** Always `server_tool_use`. */
+  type: 'server_tool_use';
+  /** The call's id, echoed by the result block that follows it in the same message. */
+  id: string;
+  /** The server tool's name, such as `web_search`. */
+  name: string;
+  /** The input, a JSON object. */
+  input: Record<string, unknown>;
+  /** A cache breakpoint after this block. */
+  cache_control?: AnthropicCacheControl;
+}
+
+/**
+ * The result of a server tool, in the assistant message that calls it: its type is named after
+ * the tool (`web_search_tool_result`, `code_execution_tool_result`, ...).
+ */
+export interface AnthropicServerToolResultBlock {
+  /** `<tool>_tool_result`. */
+  type: `${string}_tool_result`;
+  /** The id of the `server_tool_use` answered. */
+  tool_use_id: string;
+  /** The tool's output as the API wrote it: JSON data. */
+  content: unknown;
+  /** A cache breakpoint after this block. */
+  cache_control?: AnthropicCacheControl;
+}
+
+/** What a `tool_result` may hold besides a string. */
+export type AnthropicToolResultContentBlock =
+  | AnthropicTextBlock
+  | AnthropicImageBlock
+  | AnthropicDocumentBlock;
 
 /** The output of a tool call, in the user message right after the call. */
 export interface AnthropicToolResultBlock {
@@ -42,21 +134,29 @@ export interface AnthropicToolResultBlock {
   type: 'tool_result';
   /** The id of the `tool_use` answered. */
   tool_use_id: string;
-  /** The output: text, or text blocks (read as their texts joined by newlines); absent when empty. */
-  content?: string | AnthropicTextBlock[];
+  /** The output: text, or text, image and document blocks; absent when empty. */
+  content?: string | AnthropicToolResultContentBlock[];
   /** Whether the call failed. */
   is_error?: boolean;
+  /** A cache breakpoint after this block. */
+  cache_control?: AnthropicCacheControl;
 }
 
 /** A block of a user message. */
-export type AnthropicUserBlock = AnthropicTextBlock | AnthropicToolResultBlock;
+export type AnthropicUserBlock =
+  | AnthropicTextBlock
+  | AnthropicImageBlock
+  | AnthropicDocumentBlock
+  | AnthropicToolResultBlock;
 
 /** A block of an assistant message. */
 export type AnthropicAssistantBlock =
   | AnthropicTextBlock
   | AnthropicThinkingBlock
   | AnthropicRedactedThinkingBlock
-  | AnthropicToolUseBlock;
+  | AnthropicToolUseBlock
+  | AnthropicServerToolUseBlock
+  | AnthropicServerToolResultBlock;
 
 /** A user turn: text, or blocks with the tool results first. */
 export interface AnthropicUserMessage {

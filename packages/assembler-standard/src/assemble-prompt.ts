@@ -3,22 +3,19 @@ import {
   ContextError,
   groupUnits,
   InvalidMessageError,
+  isReasoningPart,
   isSummary,
   type Message,
   type Part,
-  toolCallsOf,
-  toolResultsOf,
+  type ToolResultOutput,
+  type ValidateMessagesOptions,
   validateMessages,
 } from '@ctxkit/context-core';
 import { describeValue } from './describe-value.js';
+import { missingPartners } from './missing-partners.js';
 import { SOURCE } from './package-source.js';
 import type { MessageSource, PromptRepair } from './prompt-repair.js';
-import {
-  type OrphanPolicy,
-  orphanError,
-  pairToolCalls,
-  resultIdsWithoutCall,
-} from './repair-tool-pairs.js';
+import { isOrphan, type OrphanPolicy, orphanError, pairToolCalls } from './repair-tool-pairs.js';
 import { replaceContent } from './replace-content.js';
 import { isRecord } from './wire-shape.js';
 
@@ -55,7 +52,7 @@ export function assemblePrompt(input: AssembleInput, settings: AssemblySettings)
   const paired = pairToolCalls(talk.map((entry) => entry.message));
   for (const repair of paired.repairs) {
     const { where, index } = talk[repair.index] as Entry;
-    if (settings.orphans === 'throw' && repair.kind !== 'moved-result') {
+    if (settings.orphans === 'throw' && isOrphan(repair)) {
       throw orphanError({ ...repair, index }, where);
     }
     repairs.push({ ...repair, where, index });
@@ -137,16 +134,21 @@ function arrange(input: AssembleInput): { systems: Entry[]; talk: Entry[] } {
     );
   }
   const history = input.history;
-  checkMessages('history', history, resultIdsWithoutCall(history));
+  const missing = missingPartners(history);
+  checkMessages('history', history, {
+    knownToolCallIds: missing.toolCallIds,
+    knownApprovalIds: missing.approvalIds,
+  });
   const last = inputMessage(input.input);
   if (last) {
-    const calls: string[] = [];
-    const answered: string[] = [];
-    for (const message of history) {
-      for (const call of toolCallsOf(message)) calls.push(call.toolCallId);
-      for (const result of toolResultsOf(message)) answered.push(result.toolCallId);
-    }
-    checkMessages('input', [last], [...calls, ...resultIdsWithoutCall([last])], answered);
+    const before = pairIds(history);
+    const missingInInput = missingPartners([last]);
+    checkMessages('input', [last], {
+      knownToolCallIds: [...before.calls, ...missingInInput.toolCallIds],
+      answeredToolCallIds: before.results,
+      knownApprovalIds: [...before.requests, ...missingInInput.approvalIds],
+      answeredApprovalIds: before.responses,
+    });
   }
 
   const systems: Entry[] = given.map((message, index) => entry(message, 'system', index));
@@ -202,14 +204,33 @@ function inputMessage(input: unknown): Message | undefined {
   return input as Message;
 }
 
+/** The ids of the calls, results, approval requests and responses of `messages`. */
+function pairIds(messages: readonly Message[]) {
+  const ids = {
+    calls: [] as string[],
+    results: [] as string[],
+    requests: [] as string[],
+    responses: [] as string[],
+  };
+  for (const message of messages) {
+    if (typeof message.content === 'string') continue;
+    for (const part of message.content) {
+      if (part.type === 'tool-call') ids.calls.push(part.toolCallId);
+      else if (part.type === 'tool-result') ids.results.push(part.toolCallId);
+      else if (part.type === 'tool-approval-request') ids.requests.push(part.approvalId);
+      else if (part.type === 'tool-approval-response') ids.responses.push(part.approvalId);
+    }
+  }
+  return ids;
+}
+
 function checkMessages(
   where: MessageSource,
   messages: readonly Message[],
-  knownToolCallIds: Iterable<string> = [],
-  answeredToolCallIds: Iterable<string> = [],
+  known: Omit<ValidateMessagesOptions, 'source'> = {},
 ): void {
   try {
-    validateMessages(messages, { source: SOURCE, knownToolCallIds, answeredToolCallIds });
+    validateMessages(messages, { source: SOURCE, ...known });
   } catch (error) {
     if (!ContextError.isInstance(error)) throw error;
     const problem = error.message.replace(`[ctxkit/${SOURCE}] `, '');
@@ -226,7 +247,10 @@ function checkMessages(
   }
 }
 
-/** Drops blank text parts and messages with nothing to send; fills blank tool outputs. */
+/**
+ * Drops blank text parts and messages with nothing to send (reasoning alone is not a turn); gives
+ * tool results with no visible output `emptyOutputText`. Every other part is kept as it is.
+ */
 function tidyEntries(entries: Entry[], emptyOutputText: string, repairs: PromptRepair[]): Entry[] {
   const kept: Entry[] = [];
   for (const item of entries) {
@@ -245,13 +269,16 @@ function tidyEntries(entries: Entry[], emptyOutputText: string, repairs: PromptR
         found.push({ kind: 'empty-text', where, index, part: at });
         continue;
       }
-      if (part.type === 'tool-result' && !VISIBLE.test(part.output)) {
-        found.push({ kind: 'empty-output', where, index, toolCallId: part.toolCallId });
-        parts.push({ ...part, output: emptyOutputText });
-        visible = true;
-        continue;
+      if (part.type === 'tool-result') {
+        const output = visibleOutput(part.output, emptyOutputText);
+        if (output !== part.output) {
+          found.push({ kind: 'empty-output', where, index, toolCallId: part.toolCallId });
+          parts.push({ ...part, output });
+          visible = true;
+          continue;
+        }
       }
-      if (part.type !== 'thinking') visible = true;
+      if (!isReasoningPart(part)) visible = true;
       parts.push(part);
     }
     if (!visible) {
@@ -262,6 +289,18 @@ function tidyEntries(entries: Entry[], emptyOutputText: string, repairs: PromptR
     kept.push(found.length === 0 ? item : { ...item, message: replaceContent(message, parts) });
   }
   return kept;
+}
+
+/**
+ * `output` itself when it has something to show; otherwise content output without its blank
+ * text items, or `emptyOutputText` when nothing is left (a blank string, empty content).
+ */
+function visibleOutput(output: ToolResultOutput, emptyOutputText: string): ToolResultOutput {
+  if (typeof output === 'string') return VISIBLE.test(output) ? output : emptyOutputText;
+  if (output.type === 'json') return output;
+  const items = output.value.filter((item) => item.type !== 'text' || VISIBLE.test(item.text));
+  if (items.length === output.value.length && items.length > 0) return output;
+  return items.length === 0 ? emptyOutputText : { type: 'content', value: items };
 }
 
 /** The message without trailing whitespace when it is from the assistant; the same one if none. */

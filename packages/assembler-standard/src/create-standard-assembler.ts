@@ -35,14 +35,18 @@ export interface StandardAssemblerOptions {
  * message goes first (the given ones, then those of the history, in order); a summary
  * (`meta.kind: 'summary'`) goes right after them wherever it was, with its tool unit when it calls
  * or answers a tool. Then it repairs what the APIs would reject, reporting each repair to
- * `onRepair`: tool pairs as {@link repairToolPairs} does (orphans dropped, or thrown with
- * `orphans: 'throw'`; late results moved up), blank text parts removed, messages with nothing to send dropped (thinking alone is
- * not enough), blank tool outputs given `emptyOutputText`, a user message with `leadingUserText`
- * put first when the conversation would start with the assistant, and trailing whitespace
- * trimmed from a final assistant message. Input messages are never mutated; changed messages are
- * copies without cached token counts, unchanged ones are passed through. Throws a `ContextError`
- * for malformed input (naming where and the index) and (`empty_prompt`) when nothing but system
- * messages is left to send.
+ * `onRepair`: tool pairs and approvals as {@link repairToolPairs} does (orphans dropped, or
+ * thrown with `orphans: 'throw'`; late results and approval responses moved up; a
+ * provider-executed call answered in its own message kept), blank text parts removed, messages
+ * with nothing to send dropped (reasoning alone is not enough), tool results without visible
+ * output given `emptyOutputText` (blank text items of content output removed), a user message
+ * with `leadingUserText` put first when the conversation would start with the assistant, and
+ * trailing whitespace trimmed from the last text of a final assistant message. Every part it
+ * does not remove or repair comes out deep-equal to what went in, `providerOptions` included
+ * (the same object); sealed reasoning is never edited. Input messages are never mutated;
+ * changed messages are copies without cached token counts, unchanged ones are passed through.
+ * Throws a `ContextError` for malformed input (naming where and the index) and
+ * (`empty_prompt`) when nothing but system messages is left to send.
  */
 export function createStandardAssembler(options: StandardAssemblerOptions = {}): PromptAssembler {
   const orphans = options.orphans ?? 'drop';

@@ -1,5 +1,6 @@
 import type { Message, Part, TextPart } from '@ctxkit/context-core';
-import type { OpenAIChatTextPart } from './openai-chat-message.js';
+import { fromOpenAIChatMedia } from './openai-chat-media.js';
+import type { OpenAIChatTextPart, OpenAIChatUserPart } from './openai-chat-message.js';
 import { checkOpenAIChatShape } from './openai-chat-shape.js';
 import { parseToolArguments } from './tool-input.js';
 import { wireError } from './wire-shape.js';
@@ -9,16 +10,17 @@ const FORMAT = 'OpenAI chat';
 /**
  * ctxkit messages for the `messages` of an OpenAI Chat Completions request. `system` and
  * `developer` become system messages; text parts become text parts (one alone becomes a string);
- * an assistant message's text and `tool_calls` become parts, text first; each `tool` message
- * becomes a tool message with one result, its tool name taken from the matching call.
- * `arguments` that parse as JSON become the parsed value; text that is not JSON, or is the JSON
- * of a string, is kept as the string input.
- * A tool message's text parts are joined by newlines. Throws a `ContextError` naming the index
- * for malformed input (`invalid_wire`), for what ctxkit cannot carry such as images, `name` or
- * refusals (`unsupported_wire`), and for a tool message that answers no earlier call or answers
- * one twice. `toOpenAIChat(fromOpenAIChat(wire))` equals `wire` when `wire` passes
- * `validateOpenAIChat`, uses `system` for instructions, writes `arguments` as compact JSON (or
- * text that is not JSON), a string for a lone text and `content: null` beside tool calls.
+ * a user message's `image_url`, `input_audio` and `file` parts become image and file parts (a
+ * `data:` URL as base64 data with its media type, `detail` as
+ * `providerOptions.openai.imageDetail`); an assistant message's text and `tool_calls` become
+ * parts, text first; each `tool` message becomes a tool message with one result, its tool name
+ * taken from the matching call, a string content as a string output and text parts as content
+ * output. `arguments` that parse as JSON become the parsed value; text that is not JSON, or is
+ * the JSON of a string, is kept as the string input. Throws a `ContextError` naming the index
+ * for malformed input (`invalid_wire`), for what ctxkit cannot carry such as files by id,
+ * `name` or refusals (`unsupported_wire`), and for a tool message that answers no earlier call
+ * or answers one twice. `toOpenAIChat(fromOpenAIChat(wire))` equals `wire` when `wire` passes
+ * `validateOpenAIChat` and is in the form `toOpenAIChat` writes (see the package docs).
  */
 export function fromOpenAIChat(messages: unknown): Message[] {
   const list = checkOpenAIChatShape(messages, 'strict');
@@ -31,7 +33,7 @@ export function fromOpenAIChat(messages: unknown): Message[] {
       case 'developer':
         return { role: 'system', content: readContent(message.content) };
       case 'user':
-        return { role: 'user', content: readContent(message.content) };
+        return { role: 'user', content: readUserContent(message.content) };
       case 'assistant': {
         const calls = message.tool_calls ?? [];
         if (calls.length === 0) {
@@ -87,7 +89,7 @@ export function fromOpenAIChat(messages: unknown): Message[] {
         const output =
           typeof message.content === 'string'
             ? message.content
-            : message.content.map((part) => part.text).join('\n');
+            : { type: 'content' as const, value: message.content.map(textPart) };
         return {
           role: 'tool',
           content: [{ type: 'tool-result', toolCallId: id, toolName, output }],
@@ -103,6 +105,13 @@ function readContent(content: string | OpenAIChatTextPart[]): string | TextPart[
   if (typeof content === 'string') return content;
   if (content.length === 1) return (content[0] as OpenAIChatTextPart).text;
   return content.map(textPart);
+}
+
+function readUserContent(content: string | OpenAIChatUserPart[]): string | Part[] {
+  if (typeof content === 'string') return content;
+  const only = content[0];
+  if (content.length === 1 && only?.type === 'text') return only.text;
+  return content.map((part) => (part.type === 'text' ? textPart(part) : fromOpenAIChatMedia(part)));
 }
 
 function textPart(part: OpenAIChatTextPart): TextPart {

@@ -1,13 +1,22 @@
 export type {
   AnthropicAssistantBlock,
   AnthropicAssistantMessage,
+  AnthropicBase64Source,
+  AnthropicCacheControl,
+  AnthropicDocumentBlock,
+  AnthropicImageBlock,
   AnthropicMessage,
   AnthropicRedactedThinkingBlock,
   AnthropicRequest,
+  AnthropicServerToolResultBlock,
+  AnthropicServerToolUseBlock,
   AnthropicTextBlock,
+  AnthropicTextSource,
   AnthropicThinkingBlock,
   AnthropicToolResultBlock,
+  AnthropicToolResultContentBlock,
   AnthropicToolUseBlock,
+  AnthropicUrlSource,
   AnthropicUserBlock,
   AnthropicUserMessage,
 } from './anthropic-message.js';
@@ -22,12 +31,16 @@ export { fromAnthropic } from './from-anthropic.js';
 export { fromOpenAIChat } from './from-openai-chat.js';
 export type {
   OpenAIChatAssistantMessage,
+  OpenAIChatAudioPart,
+  OpenAIChatFilePart,
+  OpenAIChatImagePart,
   OpenAIChatMessage,
   OpenAIChatSystemMessage,
   OpenAIChatTextPart,
   OpenAIChatToolCall,
   OpenAIChatToolMessage,
   OpenAIChatUserMessage,
+  OpenAIChatUserPart,
 } from './openai-chat-message.js';
 export type { MessageSource, PromptRepair, PromptRepairKind } from './prompt-repair.js';
 export { isRedactedThinking, type RedactedThinkingPart } from './redacted-thinking.js';

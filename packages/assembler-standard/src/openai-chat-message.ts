@@ -6,6 +6,52 @@ export interface OpenAIChatTextPart {
   text: string;
 }
 
+/** An image, by `http(s)` URL or as a `data:` URL, in a user message. */
+export interface OpenAIChatImagePart {
+  /** Always `image_url`. */
+  type: 'image_url';
+  /** The image. */
+  image_url: {
+    /** An `http(s)` URL, or a `data:` URL holding the image as base64. */
+    url: string;
+    /** How closely the model looks: ctxkit writes `providerOptions.openai.imageDetail` here. */
+    detail?: 'auto' | 'low' | 'high';
+  };
+}
+
+/** Audio as base64, in a user message. */
+export interface OpenAIChatAudioPart {
+  /** Always `input_audio`. */
+  type: 'input_audio';
+  /** The audio. */
+  input_audio: {
+    /** The bytes, base64-encoded. */
+    data: string;
+    /** `wav` or `mp3`. */
+    format: 'wav' | 'mp3';
+  };
+}
+
+/** A file (a PDF) sent inline, in a user message. */
+export interface OpenAIChatFilePart {
+  /** Always `file`. */
+  type: 'file';
+  /** The file. */
+  file: {
+    /** A `data:` URL holding the file as base64. */
+    file_data: string;
+    /** The file's name. */
+    filename?: string;
+  };
+}
+
+/** A content part of a user message. */
+export type OpenAIChatUserPart =
+  | OpenAIChatTextPart
+  | OpenAIChatImagePart
+  | OpenAIChatAudioPart
+  | OpenAIChatFilePart;
+
 /** One function call in an assistant message's `tool_calls`. */
 export interface OpenAIChatToolCall {
   /** The call's id, echoed by the `tool` message that answers it. */
@@ -33,8 +79,8 @@ export interface OpenAIChatSystemMessage {
 export interface OpenAIChatUserMessage {
   /** Always `user`. */
   role: 'user';
-  /** Text, or text parts. */
-  content: string | OpenAIChatTextPart[];
+  /** Text, or parts: text, images, audio and files. */
+  content: string | OpenAIChatUserPart[];
 }
 
 /** What the model said: text, tool calls, or both (`content` is `null` when it only calls tools). */
@@ -53,7 +99,7 @@ export interface OpenAIChatToolMessage {
   role: 'tool';
   /** The id of the call answered. */
   tool_call_id: string;
-  /** The output: text, or text parts (read as their texts joined by newlines). */
+  /** The output: text, or text parts. */
   content: string | OpenAIChatTextPart[];
 }
 

@@ -110,14 +110,46 @@ function checkContent(
     if (!allowed) {
       reader.fail(`a ${kind} message may hold only text parts, got type ${describeValue(type)}.`);
     }
-    if (mode === 'strict') {
-      throw wireError(
-        FORMAT,
-        `${path}.content[${partIndex}]`,
-        index,
-        `content part type ${describeValue(type)} is valid for the API but ctxkit's message model cannot carry it.`,
-        'unsupported_wire',
-      );
+    switch (type) {
+      case 'image_url': {
+        reader.onlyKeys(['type', 'image_url']);
+        const image = reader.child('image_url');
+        image.onlyKeys(['url', 'detail']);
+        image.string('url', true);
+        const detail = image.record.detail;
+        if (detail !== undefined && !['auto', 'low', 'high'].includes(detail as string)) {
+          image.fail(`detail must be "auto", "low" or "high", got ${describeValue(detail)}.`);
+        }
+        return;
+      }
+      case 'input_audio': {
+        reader.onlyKeys(['type', 'input_audio']);
+        const audio = reader.child('input_audio');
+        audio.onlyKeys(['data', 'format']);
+        audio.string('data', true);
+        const format = audio.record.format;
+        if (format !== 'wav' && format !== 'mp3') {
+          audio.fail(`format must be "wav" or "mp3", got ${describeValue(format)}.`);
+        }
+        return;
+      }
+      case 'file': {
+        reader.onlyKeys(['type', 'file']);
+        const file = reader.child('file');
+        for (const key of ['file_data', 'file_id', 'filename']) {
+          const field = file.record[key];
+          if (field !== undefined && typeof field !== 'string') {
+            file.fail(`${key} must be a string, got ${describeValue(field)}.`);
+          }
+        }
+        if (file.record.file_data === undefined && file.record.file_id === undefined) {
+          file.fail('a file needs file_data or file_id.');
+        }
+        file.onlyKeys(['file_data', 'filename']);
+        return;
+      }
+      default:
+        reader.unsupported(`content part type ${describeValue(type)}`);
     }
   });
 }

@@ -17,7 +17,7 @@ export type PromptRepair =
     }
   | {
       /**
-       * A tool call without its result was dropped from its assistant message (text and thinking
+       * A tool call without its result was dropped from its assistant message (text and reasoning
        * stay; a message left with nothing is dropped). This includes the pending calls of the
        * newest step, whose results do not exist yet.
        */
@@ -44,6 +44,41 @@ export type PromptRepair =
       toolName: string;
     }
   | {
+      /**
+       * An approval request was dropped from its assistant message because the call it asks
+       * about is not in the prompt or was dropped as an orphan.
+       */
+      kind: 'orphan-approval-request';
+      /** Where the assistant message was. */
+      where: MessageSource;
+      /** Its index there. */
+      index: number;
+      /** The request's id. */
+      approvalId: string;
+      /** The call it asked about. */
+      toolCallId: string;
+    }
+  | {
+      /** An approval response whose request is not in the prompt (or was dropped) was dropped. */
+      kind: 'orphan-approval-response';
+      /** Where the tool message holding it was. */
+      where: MessageSource;
+      /** Its index there. */
+      index: number;
+      /** The id of the missing request. */
+      approvalId: string;
+    }
+  | {
+      /** An approval response that came later than right after its request was moved up to it. */
+      kind: 'moved-approval-response';
+      /** Where the tool message holding it was. */
+      where: MessageSource;
+      /** Its index there. */
+      index: number;
+      /** The id of the request answered. */
+      approvalId: string;
+    }
+  | {
       /** A text part with no visible character was removed from a message. */
       kind: 'empty-text';
       /** Where the message was. */
@@ -54,7 +89,10 @@ export type PromptRepair =
       part: number;
     }
   | {
-      /** A message with nothing to send (no visible text, no tool call or result) was dropped. */
+      /**
+       * A message with nothing to send was dropped: no visible text and no other part than
+       * reasoning (reasoning alone is not a turn).
+       */
       kind: 'empty-message';
       /** Where it was. */
       where: MessageSource;
@@ -62,7 +100,11 @@ export type PromptRepair =
       index: number;
     }
   | {
-      /** A tool result with no visible output got the assembler's `emptyOutputText`. */
+      /**
+       * A tool result's output had no visible text: a blank string output, or content output
+       * whose text items are blank. Blank text items were removed from content output; an
+       * output left with nothing became the assembler's `emptyOutputText`.
+       */
       kind: 'empty-output';
       /** Where the message holding it was. */
       where: MessageSource;

@@ -1,9 +1,13 @@
 import type { Part, ThinkingPart } from '@ctxkit/context-core';
 
 /**
- * Thinking the provider withheld (Anthropic's `redacted_thinking`): a {@link ThinkingPart} with
- * empty `text`, the opaque data in `signature`, and `redacted: true`. The flag is an extension of
- * core's `ThinkingPart`; compressors that copy parts with a spread keep it.
+ * Thinking the provider withheld, as this package wrote it before the message model had
+ * `ReasoningPart.redactedData`: a {@link ThinkingPart} with empty `text`, the opaque data in
+ * `signature`, and `redacted: true`. Histories stored that way still go out as Anthropic
+ * `redacted_thinking`; `fromAnthropic` now reads it as `{ type: 'reasoning', text: '',
+ * redactedData }`.
+ *
+ * @deprecated Write `{ type: 'reasoning', text: '', redactedData }` instead.
  */
 export interface RedactedThinkingPart extends ThinkingPart {
   /** Marks the part as withheld thinking; `signature` holds the data to send back. */
@@ -12,7 +16,11 @@ export interface RedactedThinkingPart extends ThinkingPart {
   signature: string;
 }
 
-/** Whether `part` is a {@link RedactedThinkingPart}. */
+/**
+ * Whether `part` is a first-model {@link RedactedThinkingPart}.
+ *
+ * @deprecated Redacted reasoning is now a `ReasoningPart` with `redactedData`.
+ */
 export function isRedactedThinking(part: Part): part is RedactedThinkingPart {
   return (
     part.type === 'thinking' &&

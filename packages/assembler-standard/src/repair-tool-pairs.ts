@@ -2,11 +2,10 @@ import {
   InvalidMessageError,
   InvalidOptionError,
   type Message,
-  type ToolResultPart,
-  toolCallsOf,
-  toolResultsOf,
+  type Part,
   validateMessages,
 } from '@ctxkit/context-core';
+import { missingPartners } from './missing-partners.js';
 import { SOURCE } from './package-source.js';
 import { replaceContent } from './replace-content.js';
 
@@ -20,16 +19,41 @@ export interface RepairToolPairsOptions {
 }
 
 /** One change {@link repairToolPairs} made; `index` is the message's index in its input. */
-export interface ToolPairRepair {
-  /** `orphan-result` and `orphan-call` were dropped; `moved-result` was moved up to its call. */
-  kind: 'orphan-result' | 'orphan-call' | 'moved-result';
-  /** Index of the message holding the part, in the input. */
-  index: number;
-  /** The call's id. */
-  toolCallId: string;
-  /** The tool's name. */
-  toolName: string;
-}
+export type ToolPairRepair =
+  | {
+      /**
+       * `orphan-result` (a result whose call is gone) and `orphan-call` (a call without a
+       * result) were dropped; `moved-result` was moved up to its call.
+       */
+      kind: 'orphan-result' | 'orphan-call' | 'moved-result';
+      /** Index of the message holding the part, in the input. */
+      index: number;
+      /** The call's id. */
+      toolCallId: string;
+      /** The tool's name. */
+      toolName: string;
+    }
+  | {
+      /** An approval request whose call is gone (or was dropped as an orphan) was dropped. */
+      kind: 'orphan-approval-request';
+      /** Index of the message holding it, in the input. */
+      index: number;
+      /** The request's id. */
+      approvalId: string;
+      /** The call it asked about. */
+      toolCallId: string;
+    }
+  | {
+      /**
+       * `orphan-approval-response` (its request is gone or was dropped) was dropped;
+       * `moved-approval-response` was moved up to the message holding its request.
+       */
+      kind: 'orphan-approval-response' | 'moved-approval-response';
+      /** Index of the message holding it, in the input. */
+      index: number;
+      /** The id of the request answered. */
+      approvalId: string;
+    };
 
 /** The result of {@link repairToolPairs}. */
 export interface RepairedToolPairs {
@@ -43,15 +67,23 @@ export interface RepairedToolPairs {
 
 /**
  * Makes every tool call and its results a pair the model APIs accept: each assistant message with
- * calls is followed at once by tool messages holding exactly the results of its calls. A result
- * whose call is in no earlier message is dropped (`orphan-result`); a call with no result is
- * dropped from its message, whose text and thinking stay (`orphan-call`; this covers the pending
- * calls of the newest step); a result that comes later than right after its call is moved up to
- * it (`moved-result`), so a user message typed while a tool ran stays after the result. A message
- * left with no parts is dropped; a tool message answering calls of several messages is split,
- * each copy keeping its `id`. Changed messages are copies without cached token counts; the
- * input is not mutated. With `orphans: 'throw'` the first orphan throws a `ContextError`
- * (`orphan_tool_result` or `orphan_tool_call`) naming its index instead. Malformed messages, a
+ * calls is followed at once by tool messages holding exactly the results of its calls (and the
+ * responses to its approval requests). A result whose call is in no earlier message is dropped
+ * (`orphan-result`); a call with no result is dropped from its message, whose text and reasoning
+ * stay (`orphan-call`; this covers the pending calls of the newest step); a result that comes
+ * later than right after its call is moved up to it (`moved-result`), so a user message typed
+ * while a tool ran stays after the result. The result of a provider-executed call, in the
+ * assistant message that makes the call, answers it where it is. Approvals follow their calls:
+ * a request whose call is gone or dropped is dropped (`orphan-approval-request`), a response
+ * whose request is gone or dropped is dropped (`orphan-approval-response`), and a response that
+ * comes later than right after its request is moved up to it (`moved-approval-response`).
+ * Other parts of a tool message (opaque parts) go with its first result or response, or stay
+ * where they are when it has none. A message left with no parts is dropped; a tool message
+ * answering calls of several messages is split, each copy keeping its `id` and
+ * `providerOptions`. Parts that stay are the same objects; changed messages are copies without
+ * cached token counts; the input is not mutated. With `orphans: 'throw'` the first orphan throws
+ * a `ContextError` naming its index instead: `orphan_tool_call` for a call or an approval
+ * request, `orphan_tool_result` for a result or an approval response. Malformed messages, a
  * duplicate call id, a result before its call and a second result for a call throw
  * `invalid_message`. Linear in the number of parts.
  */
@@ -68,108 +100,127 @@ export function repairToolPairs(
       details: { option: 'orphans', value: policy },
     });
   }
-  validateMessages(messages, { source: SOURCE, knownToolCallIds: resultIdsWithoutCall(messages) });
+  const missing = missingPartners(messages);
+  validateMessages(messages, {
+    source: SOURCE,
+    knownToolCallIds: missing.toolCallIds,
+    knownApprovalIds: missing.approvalIds,
+  });
   const repaired = pairToolCalls(messages);
   if (policy === 'throw') {
-    const orphan = repaired.repairs.find((repair) => repair.kind !== 'moved-result');
+    const orphan = repaired.repairs.find(isOrphan);
     if (orphan) throw orphanError(orphan);
   }
   return repaired;
 }
 
-/**
- * The ids of tool results whose call is in none of `messages`, read defensively (the messages are
- * not validated yet): what `validateMessages` must take as known for orphans to pass it.
- */
-export function resultIdsWithoutCall(messages: readonly unknown[]): string[] {
-  const calls = new Set<unknown>();
-  const results: unknown[] = [];
-  for (const message of messages) {
-    const content = (message as { content?: unknown } | null)?.content;
-    if (!Array.isArray(content)) continue;
-    for (const part of content as { type?: unknown; toolCallId?: unknown }[]) {
-      if (part?.type === 'tool-call') calls.add(part.toolCallId);
-      else if (part?.type === 'tool-result') results.push(part.toolCallId);
-    }
-  }
-  return results.filter((id): id is string => typeof id === 'string' && !calls.has(id));
+/** Whether a repair dropped something (rather than moving it). */
+export function isOrphan(repair: ToolPairRepair): boolean {
+  return repair.kind !== 'moved-result' && repair.kind !== 'moved-approval-response';
 }
 
 /**
  * The work of {@link repairToolPairs} on messages already checked by `validateMessages` (with
- * the ids of results that have no call as known ids), always dropping orphans.
+ * the ids of {@link missingPartners} as known ids), always dropping orphans.
  */
 export function pairToolCalls(messages: readonly Message[]): RepairedToolPairs {
-  const home = new Map<string, number>();
-  messages.forEach((message, index) => {
-    for (const call of toolCallsOf(message)) home.set(call.toolCallId, index);
-  });
-
+  const pairs = scanPairs(messages);
   const runEnd = toolRunEnds(messages);
   const repairs: ToolPairRepair[] = [];
-  const answered = new Set<string>();
-  const pieces = new Map<number, { index: number; parts: ToolResultPart[] }[]>();
+  /** For each home message index, the pieces of tool messages that go right after it. */
+  const pieces = new Map<number, { index: number; parts: Part[] }[]>();
+  /** Tool messages (by index) that keep parts with no home where they are. */
+  const staying = new Map<number, Part[]>();
   messages.forEach((message, index) => {
-    if (message.role !== 'tool') return;
-    const byHome = new Map<number, ToolResultPart[]>();
-    for (const result of toolResultsOf(message)) {
-      const { toolCallId, toolName } = result;
-      const callIndex = home.get(toolCallId);
-      if (callIndex === undefined) {
-        repairs.push({ kind: 'orphan-result', index, toolCallId, toolName });
-        continue;
-      }
-      answered.add(toolCallId);
-      const group = byHome.get(callIndex);
-      if (group) group.push(result);
-      else byHome.set(callIndex, [result]);
-      if (index >= (runEnd[callIndex] as number)) {
-        repairs.push({ kind: 'moved-result', index, toolCallId, toolName });
+    if (message.role !== 'tool' || typeof message.content === 'string') return;
+    const byHome = new Map<number, Part[]>();
+    const homeless: Part[] = [];
+    let firstHome: number | undefined;
+    const place = (part: Part, home: number) => {
+      firstHome ??= home;
+      const group = byHome.get(home);
+      if (group) group.push(part);
+      else byHome.set(home, [part]);
+    };
+    for (const part of message.content) {
+      if (part.type === 'tool-result') {
+        const { toolCallId, toolName } = part;
+        const home = pairs.callHome.get(toolCallId);
+        if (home === undefined) {
+          repairs.push({ kind: 'orphan-result', index, toolCallId, toolName });
+          continue;
+        }
+        if (index >= (runEnd[home] as number)) {
+          repairs.push({ kind: 'moved-result', index, toolCallId, toolName });
+        }
+        place(part, home);
+      } else if (part.type === 'tool-approval-response') {
+        const { approvalId } = part;
+        const home = pairs.keptRequests.get(approvalId);
+        if (home === undefined) {
+          repairs.push({ kind: 'orphan-approval-response', index, approvalId });
+          continue;
+        }
+        if (index >= (runEnd[home] as number)) {
+          repairs.push({ kind: 'moved-approval-response', index, approvalId });
+        }
+        place(part, home);
+      } else {
+        homeless.push(part);
       }
     }
-    for (const [callIndex, parts] of byHome) {
-      const list = pieces.get(callIndex);
+    if (firstHome === undefined) {
+      if (homeless.length > 0) staying.set(index, homeless);
+    } else if (homeless.length > 0) {
+      // Parts without a partner of their own stay with the message's first pair, in order.
+      const first = byHome.get(firstHome) as Part[];
+      byHome.set(
+        firstHome,
+        message.content.filter((part) => first.includes(part) || homeless.includes(part)),
+      );
+    }
+    for (const [home, parts] of byHome) {
+      const list = pieces.get(home);
       if (list) list.push({ index, parts });
-      else pieces.set(callIndex, [{ index, parts }]);
+      else pieces.set(home, [{ index, parts }]);
     }
   });
 
   const output: Message[] = [];
   const sources: number[] = [];
+  const emit = (message: Message, parts: readonly Part[], index: number) => {
+    const whole = parts.length === (message.content as Part[]).length;
+    output.push(whole ? message : replaceContent(message, [...parts]));
+    sources.push(index);
+  };
   messages.forEach((message, index) => {
-    if (message.role === 'tool') return;
-    const calls = toolCallsOf(message);
-    if (calls.length === 0) {
-      output.push(message);
-      sources.push(index);
+    if (message.role === 'tool') {
+      const parts = staying.get(index);
+      if (parts) emit(message, parts, index);
       return;
     }
-    const unanswered = calls.filter((call) => !answered.has(call.toolCallId));
-    for (const call of unanswered) {
-      repairs.push({
-        kind: 'orphan-call',
-        index,
-        toolCallId: call.toolCallId,
-        toolName: call.toolName,
-      });
-    }
-    if (unanswered.length === 0) {
+    if (typeof message.content === 'string') {
       output.push(message);
       sources.push(index);
     } else {
-      const kept = (message.content as Exclude<Message['content'], string>).filter(
-        (part) => part.type !== 'tool-call' || answered.has(part.toolCallId),
-      );
-      if (kept.length > 0) {
-        output.push(replaceContent(message, kept));
-        sources.push(index);
-      }
+      const kept = message.content.filter((part) => {
+        if (part.type === 'tool-call' && !pairs.answered.has(part.toolCallId)) {
+          const { toolCallId, toolName } = part;
+          repairs.push({ kind: 'orphan-call', index, toolCallId, toolName });
+          return false;
+        }
+        if (part.type === 'tool-approval-request' && !pairs.keptRequests.has(part.approvalId)) {
+          const { approvalId, toolCallId } = part;
+          repairs.push({ kind: 'orphan-approval-request', index, approvalId, toolCallId });
+          return false;
+        }
+        return true;
+      });
+      // A message that loses every part goes; one that had none is tidied later, not here.
+      if (kept.length > 0 || message.content.length === 0) emit(message, kept, index);
     }
     for (const piece of pieces.get(index) ?? []) {
-      const original = messages[piece.index] as Message;
-      const whole = piece.parts.length === (original.content as unknown[]).length;
-      output.push(whole ? original : replaceContent(original, piece.parts));
-      sources.push(piece.index);
+      emit(messages[piece.index] as Message, piece.parts, piece.index);
     }
   });
   repairs.sort((first, second) => first.index - second.index);
@@ -179,18 +230,66 @@ export function pairToolCalls(messages: readonly Message[]): RepairedToolPairs {
 /** The `ContextError` thrown for an orphan with `orphans: 'throw'`; `where` names the input part. */
 export function orphanError(repair: ToolPairRepair, where?: string): InvalidMessageError {
   const place = `${where ? `${where} ` : ''}message ${repair.index}`;
-  const result = repair.kind === 'orphan-result';
+  const located = { index: repair.index, ...(where ? { where } : {}) };
+  if (repair.kind === 'orphan-approval-request') {
+    return new InvalidMessageError({
+      code: 'orphan_tool_call',
+      source: SOURCE,
+      message: `${place} asks to approve tool call ${JSON.stringify(repair.toolCallId)} (approval ${JSON.stringify(repair.approvalId)}), which is not in the prompt or has no result.`,
+      details: { ...located, approvalId: repair.approvalId, toolCallId: repair.toolCallId },
+    });
+  }
+  if ('approvalId' in repair) {
+    return new InvalidMessageError({
+      code: 'orphan_tool_result',
+      source: SOURCE,
+      message: `${place} answers approval request ${JSON.stringify(repair.approvalId)}, which is not in the prompt.`,
+      details: { ...located, approvalId: repair.approvalId },
+    });
+  }
+  const result = repair.kind !== 'orphan-call';
   return new InvalidMessageError({
     code: result ? 'orphan_tool_result' : 'orphan_tool_call',
     source: SOURCE,
     message: result
       ? `${place} holds a result for tool call ${JSON.stringify(repair.toolCallId)} (${repair.toolName}), which no earlier message makes.`
       : `${place} calls ${repair.toolName} as ${JSON.stringify(repair.toolCallId)}, which has no result.`,
-    details: { index: repair.index, toolCallId: repair.toolCallId, ...(where ? { where } : {}) },
+    details: { ...located, toolCallId: repair.toolCallId },
   });
 }
 
 // --- internal helpers ---
+
+interface PairScan {
+  /** The index of the message making each call. */
+  callHome: Map<string, number>;
+  /** Calls that have a result: in a tool message, or in their own assistant message. */
+  answered: Set<string>;
+  /** Approval requests that stay (their call stays), with the index of the message holding each. */
+  keptRequests: Map<string, number>;
+}
+
+function scanPairs(messages: readonly Message[]): PairScan {
+  const callHome = new Map<string, number>();
+  const answered = new Set<string>();
+  const requests: { approvalId: string; toolCallId: string; index: number }[] = [];
+  messages.forEach((message, index) => {
+    if (typeof message.content === 'string') return;
+    for (const part of message.content) {
+      if (part.type === 'tool-call') callHome.set(part.toolCallId, index);
+      else if (part.type === 'tool-result' && callHome.has(part.toolCallId)) {
+        answered.add(part.toolCallId);
+      } else if (part.type === 'tool-approval-request') {
+        requests.push({ approvalId: part.approvalId, toolCallId: part.toolCallId, index });
+      }
+    }
+  });
+  const keptRequests = new Map<string, number>();
+  for (const request of requests) {
+    if (answered.has(request.toolCallId)) keptRequests.set(request.approvalId, request.index);
+  }
+  return { callHome, answered, keptRequests };
+}
 
 /** For each index, the index of the first later message that is not a tool message. */
 function toolRunEnds(messages: readonly Message[]): number[] {

@@ -40,3 +40,21 @@ export function unsendableError(
     cause: error,
   });
 }
+
+/**
+ * The {@link ContextError} (`invalid_message`, `details: { index, part }`) for a part that
+ * `functionName` cannot put in its wire format, such as an opaque part: `problem` says why.
+ */
+export function unsendablePart(
+  functionName: string,
+  index: number,
+  part: number,
+  problem: string,
+): InvalidMessageError {
+  return new InvalidMessageError({
+    code: 'invalid_message',
+    source: SOURCE,
+    message: `${functionName}: message ${index}, part ${part} cannot be sent: ${problem}`,
+    details: { index, part },
+  });
+}

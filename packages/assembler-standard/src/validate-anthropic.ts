@@ -19,12 +19,15 @@ const TRAILING_SPACE = /\s$/;
  * that may not hold them, no messages, a first message that is not from the user, two messages
  * in a row from the same role, empty or blank text (a string, a text block or a system block;
  * only the final assistant message may be empty), trailing whitespace at the end of a final
- * assistant message, a duplicate tool_use id, and the tool rules: the message right after an
- * assistant message with `tool_use` blocks is a user message holding one `tool_result` for each
- * of them, placed before any other block, and a `tool_result` answers only a `tool_use` of the
- * message right before it. A `tool_result` whose content is present must not be empty, and an
- * error result must have content. Fields and block types ctxkit does not carry (images, cache
- * control, citations) are accepted, since the API accepts them.
+ * assistant message, a duplicate `tool_use` or `server_tool_use` id, and the tool rules: the
+ * message right after an assistant message with `tool_use` blocks is a user message holding one
+ * `tool_result` for each of them, placed before any other block, and a `tool_result` answers only
+ * a `tool_use` of the message right before it (a server tool's result sits in the assistant
+ * message itself). A `tool_result` whose content is present must not be empty, and an error
+ * result must have content. The blocks ctxkit writes (`image`, `document` with a base64, URL or
+ * text source, `server_tool_use`, `<tool>_tool_result`, `cache_control` objects) are checked for
+ * their field types; fields, block and source types ctxkit does not carry (citations, files by
+ * id, search results) are accepted, since the API accepts them.
  */
 export function validateAnthropic(request: unknown): asserts request is AnthropicRequest {
   const { system, messages } = checkAnthropicShape(request, 'lenient');
@@ -129,6 +132,7 @@ function checkContent(
         othersSeen = true;
         break;
       case 'tool_use':
+      case 'server_tool_use':
         if (toolUseIds.has(block.id)) {
           throw wireError(
             FORMAT,

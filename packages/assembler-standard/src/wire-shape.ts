@@ -70,6 +70,50 @@ export class ShapeReader {
     return field as string;
   }
 
+  /** An optional field that must be a JSON object when present (such as `cache_control`). */
+  optionalRecord(key: string): WireRecord | undefined {
+    const field = this.record[key];
+    if (field !== undefined && !isRecord(field)) {
+      this.fail(`${key} must be an object, got ${describeValue(field)}.`);
+    }
+    return field;
+  }
+
+  /** A reader over the object in field `key`, which must be one. */
+  child(key: string): ShapeReader {
+    return new ShapeReader(
+      this.format,
+      this.mode,
+      this.record[key],
+      `${this.path}.${key}`,
+      this.index,
+    );
+  }
+
+  /** A reader over item `at` of the array in field `key`. */
+  element(key: string, at: number): ShapeReader {
+    const items = this.record[key] as unknown[];
+    return new ShapeReader(
+      this.format,
+      this.mode,
+      items[at],
+      `${this.path}.${key}[${at}]`,
+      this.index,
+    );
+  }
+
+  /** Throws `unsupported_wire` in strict mode: `what` is valid for the API but ctxkit cannot carry it. */
+  unsupported(what: string): void {
+    if (this.mode === 'lenient') return;
+    throw wireError(
+      this.format,
+      this.path,
+      this.index,
+      `${what} is valid for the API but ctxkit's message model cannot carry it.`,
+      'unsupported_wire',
+    );
+  }
+
   /** In strict mode, throws `unsupported_wire` for any key not in `allowed`. */
   onlyKeys(allowed: readonly string[]): void {
     if (this.mode === 'lenient') return;

@@ -27,7 +27,7 @@ describe('toAnthropic', () => {
   it('moves system text out, merges turns, keeps signed thinking and isError', () => {
     const messages: Message[] = [
       system('Be brief.'),
-      { role: 'system', content: [text('Use tools.'), { type: 'thinking', text: 'not carried' }] },
+      { role: 'system', content: [text('Use tools.')] },
       { ...user('Check a.'), id: 'u1', meta: { pinned: true } },
       user('And b.'),
       assistant([
@@ -156,7 +156,7 @@ describe('toAnthropic', () => {
 });
 
 describe('fromAnthropic', () => {
-  it('splits a user turn into results and text, joins result blocks, ignores request fields', () => {
+  it('splits a user turn into results and text, reads result blocks as content, ignores request fields', () => {
     expect(
       fromAnthropic({
         model: 'claude-haiku-4-5',
@@ -183,7 +183,17 @@ describe('fromAnthropic', () => {
     ).toEqual([
       user('go'),
       assistant([callPart('u', 'ls', {})]),
-      { role: 'tool', content: [resultPart('u', 'a.txt\nb.txt', 'ls')] },
+      {
+        role: 'tool',
+        content: [
+          {
+            type: 'tool-result',
+            toolCallId: 'u',
+            toolName: 'ls',
+            output: { type: 'content', value: [text('a.txt'), text('b.txt')] },
+          },
+        ],
+      },
       user([text('thanks')]),
     ]);
   });
@@ -198,32 +208,83 @@ describe('fromAnthropic', () => {
       /role must be "user" or "assistant"/,
     ],
     [
-      'an image',
+      'a file by id',
       {
         messages: [
           {
             role: 'user',
-            content: [{ type: 'image', source: { type: 'url', url: 'https://example.org/a.png' } }],
+            content: [{ type: 'document', source: { type: 'file', file_id: 'file_011' } }],
           },
         ],
       },
       'unsupported_wire',
       0,
-      /block type "image" is valid for the API but ctxkit/,
+      /content\[0\]\.source: source type "file" is valid for the API but ctxkit/,
     ],
     [
-      'cache control',
+      'citations',
       {
         messages: [
           {
             role: 'user',
-            content: [{ type: 'text', text: 'x', cache_control: { type: 'ephemeral' } }],
+            content: [{ type: 'text', text: 'x', citations: [] }],
           },
         ],
       },
       'unsupported_wire',
       0,
-      /field "cache_control" is valid for the API/,
+      /field "citations" is valid for the API/,
+    ],
+    [
+      'a search result in a tool result',
+      {
+        messages: [
+          { role: 'user', content: 'go' },
+          { role: 'assistant', content: [{ type: 'tool_use', id: 'u', name: 'ls', input: {} }] },
+          {
+            role: 'user',
+            content: [
+              {
+                type: 'tool_result',
+                tool_use_id: 'u',
+                content: [{ type: 'search_result', source: 'x', title: 't', content: [] }],
+              },
+            ],
+          },
+        ],
+      },
+      'unsupported_wire',
+      2,
+      /content\[0\]\.content\[0\]: block type "search_result" is valid for the API/,
+    ],
+    [
+      'a server tool result without its call',
+      {
+        messages: [
+          { role: 'user', content: 'go' },
+          {
+            role: 'assistant',
+            content: [{ type: 'web_search_tool_result', tool_use_id: 'srv_1', content: [] }],
+          },
+        ],
+      },
+      'invalid_wire',
+      1,
+      /"srv_1" answers no server_tool_use before it in this message/,
+    ],
+    [
+      'an image without a media type',
+      {
+        messages: [
+          {
+            role: 'user',
+            content: [{ type: 'image', source: { type: 'base64', data: 'iVBORw0KGgo=' } }],
+          },
+        ],
+      },
+      'invalid_wire',
+      0,
+      /source: media_type must be a non-empty string, got undefined/,
     ],
     [
       'a tool_use in a user message',

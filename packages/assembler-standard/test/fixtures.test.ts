@@ -113,7 +113,7 @@ describe('Anthropic fixtures', () => {
         role: 'assistant',
         content: [
           {
-            type: 'thinking',
+            type: 'reasoning',
             text: 'I should list the payments containers and read their recent logs in parallel.',
             signature: 'c2lnbmF0dXJlLW9mLXRoZS1wYXltZW50cy10aGlua2luZy1ibG9jay1mb3ItdGVzdHM=',
           },
@@ -176,10 +176,9 @@ describe('Anthropic fixtures', () => {
       role: 'assistant',
       content: [
         {
-          type: 'thinking',
+          type: 'reasoning',
           text: '',
-          signature: 'b3BhcXVlLXJlZGFjdGVkLXRoaW5raW5nLWRhdGEtZm9yLXRoZS1idWlsZC1mYXJtLXRlc3Q=',
-          redacted: true,
+          redactedData: 'b3BhcXVlLXJlZGFjdGVkLXRoaW5raW5nLWRhdGEtZm9yLXRoZS1idWlsZC1mYXJtLXRlc3Q=',
         },
         {
           type: 'tool-call',

@@ -2,14 +2,25 @@ import type { AssembleInput, Message, Part } from '@ctxkit/context-core';
 import { arbitraryHistory } from '@ctxkit/context-core/testing';
 import fc from 'fast-check';
 
+/** Options of {@link arbitraryVariedHistory}. */
+export interface VariedHistoryOptions {
+  /** Only object tool inputs (for Anthropic, which takes only objects). */
+  objectInputs?: boolean;
+  /**
+   * Only what both wire formats can send: no opaque parts (a message left with none says
+   * `Done.`), and provider-executed results with JSON output (Anthropic sends only those).
+   */
+  sendable?: boolean;
+}
+
 /**
- * Valid histories (from core's `arbitraryHistory`) with what it does not make: thinking without a
- * signature or redacted, `isError: false`, tool inputs given as JSON text or left out, string
- * inputs that are not JSON (unless `objectInputs`, for Anthropic, which takes only objects), and
- * cached counts and meta on messages.
+ * Valid histories (from core's `arbitraryHistory`, which holds every part kind) with what it
+ * does not make: first-model thinking without a signature or redacted, `isError: false`, tool
+ * inputs given as JSON text or left out, string inputs that are not JSON (unless
+ * `objectInputs`), and cached counts and meta on messages.
  */
 export function arbitraryVariedHistory(
-  options: { objectInputs?: boolean } = {},
+  options: VariedHistoryOptions = {},
 ): fc.Arbitrary<Message[]> {
   const maxChoice = options.objectInputs ? 5 : 6;
   return fc
@@ -22,11 +33,12 @@ export function arbitraryVariedHistory(
         const choice = choices[index % choices.length] as number;
         const extra =
           choice === 9 ? { tokens: 12, tokenCounter: 'test', meta: { note: index } } : {};
-        if (typeof message.content === 'string') return { ...message, ...extra };
+        const sent = options.sendable ? sendable(message) : message;
+        if (typeof sent.content === 'string') return { ...sent, ...extra };
         return {
-          ...message,
+          ...sent,
           ...extra,
-          content: message.content.map((part) =>
+          content: sent.content.map((part) =>
             vary(part, choice <= maxChoice || choice > 6 ? choice : 0),
           ),
         };
@@ -46,13 +58,16 @@ type Damage =
   | 'blank-part';
 
 /**
- * Assembler input as compressors and stores hand it over, and worse: varied histories with
+ * Assembler input as compressors and stores hand it over, and worse: varied histories (only
+ * what both wire formats can send, with `sendable`) with
  * messages dropped (orphan results and calls), blank messages and parts, summaries anywhere,
  * system messages in the middle, results moved after later messages, empty tool outputs and
  * trailing whitespace; a system prompt as a string or messages; and no input, text (blank now
  * and then), a user message, or a tool message answering the pending calls.
  */
-export function arbitraryDamagedInput(): fc.Arbitrary<AssembleInput> {
+export function arbitraryDamagedInput(
+  options: Pick<VariedHistoryOptions, 'sendable'> = {},
+): fc.Arbitrary<AssembleInput> {
   const damage = fc.record({
     kind: fc.constantFrom<Damage>(
       'drop',
@@ -69,7 +84,7 @@ export function arbitraryDamagedInput(): fc.Arbitrary<AssembleInput> {
   });
   return fc
     .record({
-      history: arbitraryVariedHistory({ objectInputs: true }),
+      history: arbitraryVariedHistory({ objectInputs: true, ...options }),
       damages: fc.array(damage, { maxLength: 6 }),
       system: fc.oneof(
         fc.constantFrom('You are a careful operator.', '', '  '),
@@ -112,6 +127,24 @@ function vary(part: Part, choice: number): Part {
     if (choice === 6) return { ...part, input: 'not json: /srv/data' };
   }
   return part;
+}
+
+/** `message` without opaque parts, its provider-executed results with JSON output. */
+function sendable(message: Message): Message {
+  if (typeof message.content === 'string') return message;
+  const parts = message.content.flatMap((part): Part[] => {
+    if (part.type === 'opaque') return [];
+    if (part.type !== 'tool-result' || message.role !== 'assistant') return [part];
+    const { output } = part;
+    if (typeof output === 'string') {
+      return [{ ...part, output: { type: 'json', value: { text: output } } }];
+    }
+    if (output.type === 'content') {
+      return [{ ...part, output: { type: 'json', value: { items: output.value.length } } }];
+    }
+    return [part];
+  });
+  return { ...message, content: parts.length === 0 ? 'Done.' : parts };
 }
 
 function apply(messages: Message[], kind: Damage, at: number, by: number): void {
@@ -185,9 +218,11 @@ function inputFor(messages: Message[], kind: string): { input?: string | Message
     case 'answer': {
       const answered = new Set(
         messages.flatMap((message) =>
-          message.role === 'tool' && typeof message.content !== 'string'
-            ? message.content.map((part) => (part as { toolCallId: string }).toolCallId)
-            : [],
+          typeof message.content === 'string'
+            ? []
+            : message.content.flatMap((part) =>
+                part.type === 'tool-result' ? [part.toolCallId] : [],
+              ),
         ),
       );
       const last = [...messages].reverse().find((message) => message.role === 'assistant');

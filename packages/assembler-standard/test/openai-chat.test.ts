@@ -101,7 +101,7 @@ describe('toOpenAIChat', () => {
 
   it('rejects malformed messages, bad options and inputs that are not JSON', () => {
     expect(contextErrorThrownBy(() => toOpenAIChat([results('nowhere')])).message).toMatch(
-      /Invalid message 0, part 0: tool result "nowhere" has no earlier tool call/,
+      /Invalid message 0, part 0 \(toolCallId\): tool result "nowhere" has no earlier tool call/,
     );
     expect(
       contextErrorThrownBy(() => toOpenAIChat([], { systemRole: 'boss' as 'system' })).code,
@@ -111,13 +111,15 @@ describe('toOpenAIChat', () => {
     const error = contextErrorThrownBy(() =>
       toOpenAIChat([assistant([callPart('c', 'x', cyclic)])]),
     );
-    expect(error.message).toMatch(/message 0, part 0: tool-call input.self refers back to itself/);
+    expect(error.message).toMatch(
+      /message 0, part 0 \(tool-call.input\): tool-call.input.self refers back to itself/,
+    );
     expect(contextErrorThrownBy(() => toOpenAIChat([])).message).toMatch(/at least one message/);
   });
 });
 
 describe('fromOpenAIChat', () => {
-  it('reads a lone text part as a string and joins the parts of a tool message', () => {
+  it('reads a lone text part as a string and the text parts of a tool message as content', () => {
     expect(
       fromOpenAIChat([
         { role: 'user', content: [{ type: 'text', text: 'hi' }] },
@@ -139,7 +141,17 @@ describe('fromOpenAIChat', () => {
     ).toEqual([
       { role: 'user', content: 'hi' },
       { role: 'assistant', content: [callPart('q', 'f', '"quoted"')] },
-      { role: 'tool', content: [resultPart('q', 'one\ntwo', 'f')] },
+      {
+        role: 'tool',
+        content: [
+          {
+            type: 'tool-result',
+            toolCallId: 'q',
+            toolName: 'f',
+            output: { type: 'content', value: [text('one'), text('two')] },
+          },
+        ],
+      },
     ]);
   });
 
@@ -153,16 +165,32 @@ describe('fromOpenAIChat', () => {
       /unknown role "function"/,
     ],
     [
-      'an image',
+      'a file by id',
+      [{ role: 'user', content: [{ type: 'file', file: { file_id: 'file-abc123' } }] }],
+      'unsupported_wire',
+      0,
+      /messages\[0\]\.content\[0\]\.file: field "file_id" is valid for the API but ctxkit/,
+    ],
+    [
+      'a refusal',
+      [{ role: 'assistant', content: [{ type: 'refusal', refusal: 'No.' }] }],
+      'unsupported_wire',
+      0,
+      /content part type "refusal" is valid for the API but ctxkit/,
+    ],
+    [
+      'an image of an unknown detail',
       [
         {
           role: 'user',
-          content: [{ type: 'image_url', image_url: { url: 'https://example.org/a.png' } }],
+          content: [
+            { type: 'image_url', image_url: { url: 'https://example.org/a.png', detail: 'max' } },
+          ],
         },
       ],
-      'unsupported_wire',
+      'invalid_wire',
       0,
-      /messages\[0\]\.content\[0\]: content part type "image_url" is valid for the API but ctxkit/,
+      /image_url: detail must be "auto", "low" or "high", got "max"/,
     ],
     [
       'a name',

@@ -2,11 +2,19 @@ import {
   type AssembleInput,
   ContextError,
   groupUnits,
+  type ImagePart,
   isSummary,
   type Message,
+  type Part,
+  type ToolResultPart,
   validateMessages,
 } from '@ctxkit/context-core';
-import { contextErrorThrownBy, deepFreeze, fuzzParameters } from '@ctxkit/context-core/testing';
+import {
+  contextErrorThrownBy,
+  deepFreeze,
+  fuzzParameters,
+  sameData,
+} from '@ctxkit/context-core/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -177,7 +185,9 @@ describe('createStandardAssembler', () => {
       }),
     );
     expect(history.details).toMatchObject({ where: 'history', index: 1 });
-    expect(history.message).toMatch(/assemble: history: Invalid message 1: unknown role "robot"/);
+    expect(history.message).toMatch(
+      /assemble: history: Invalid message 1 \(role\): unknown role "robot"/,
+    );
     const system = contextErrorThrownBy(() =>
       assembler.assemble({ system: [user('x')], history: [] }),
     );
@@ -186,7 +196,7 @@ describe('createStandardAssembler', () => {
       assembler.assemble({ system: 'S', history: [calls('a'), results('a')], input: results('a') }),
     );
     expect(input.message).toMatch(
-      /assemble: Invalid input message, part 0: tool call "a" already has a result/,
+      /assemble: Invalid input message, part 0 \(toolCallId\): tool call "a" already has a result/,
     );
     expect(
       contextErrorThrownBy(() => assembler.assemble({ system: 'S', history: 'x' as never }))
@@ -201,7 +211,7 @@ describe('createStandardAssembler', () => {
 describe('createStandardAssembler over damaged histories', () => {
   it('returns a prompt both APIs accept, without mutating its input', () => {
     fc.assert(
-      fc.property(arbitraryDamagedInput(), (input) => {
+      fc.property(arbitraryDamagedInput({ sendable: true }), (input) => {
         const { messages } = assembleOrEmpty(deepFreeze(input));
         if (messages === undefined) return;
         validateMessages(messages);
@@ -245,7 +255,13 @@ describe('createStandardAssembler over damaged histories', () => {
             (repair) =>
               repair.where === 'history' &&
               repair.index === index &&
-              ['empty-message', 'orphan-result', 'orphan-call'].includes(repair.kind),
+              [
+                'empty-message',
+                'orphan-result',
+                'orphan-call',
+                'orphan-approval-request',
+                'orphan-approval-response',
+              ].includes(repair.kind),
           );
           expect(reported, `history message ${index} vanished without a repair`).toBe(true);
         });
@@ -259,9 +275,7 @@ describe('createStandardAssembler over damaged histories', () => {
       fc.property(arbitraryDamagedInput(), (input) => {
         const { repairs, empty } = assembleOrEmpty(input);
         if (empty) return;
-        const orphans = repairs.filter(
-          (repair) => repair.kind === 'orphan-result' || repair.kind === 'orphan-call',
-        );
+        const orphans = repairs.filter((repair) => repair.kind.startsWith('orphan-'));
         let error: unknown;
         try {
           assembleWithRepairs(input, 'throw');
@@ -390,3 +404,120 @@ function assembleOrEmpty(input: AssembleInput): {
     throw error;
   }
 }
+
+describe('createStandardAssembler with every part kind', () => {
+  const cache = { anthropic: { cacheControl: { type: 'ephemeral' } } };
+  const signed: Part = {
+    type: 'reasoning',
+    text: 'plan ',
+    signature: 'sig',
+    providerOptions: cache,
+  };
+
+  it('passes every part it keeps through deep-equal, provider options included', () => {
+    const history: Message[] = [
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Look:', providerOptions: cache },
+          { type: 'image', image: new Uint8Array([137, 80, 78, 71]), mediaType: 'image/png' },
+          {
+            type: 'file',
+            data: new URL('https://example.org/a.pdf'),
+            mediaType: 'application/pdf',
+          },
+        ],
+        providerOptions: cache,
+      },
+      {
+        role: 'assistant',
+        content: [
+          signed,
+          { type: 'reasoning', text: '', redactedData: 'opaque' },
+          { type: 'opaque', value: { type: 'citation', spans: [1, 2] } },
+          {
+            type: 'tool-call',
+            toolCallId: 's',
+            toolName: 'web_search',
+            input: {},
+            providerExecuted: true,
+          },
+          {
+            type: 'tool-result',
+            toolCallId: 's',
+            toolName: 'web_search',
+            output: { type: 'json', value: [1] },
+          },
+          { ...callPart('a'), providerOptions: { anthropic: { caller: 'direct' } } },
+          { type: 'tool-approval-request', approvalId: 'ap', toolCallId: 'a' },
+        ],
+      },
+      {
+        role: 'tool',
+        content: [{ type: 'tool-approval-response', approvalId: 'ap', approved: true }],
+      },
+      {
+        role: 'tool',
+        content: [
+          {
+            ...resultPart('a'),
+            output: {
+              type: 'content',
+              value: [
+                { type: 'text', text: 'shot' },
+                { type: 'image', image: 'iVBORw0KGgo=' },
+              ],
+            },
+            providerOptions: { openai: { itemId: 'out_a' } },
+          },
+        ],
+      },
+      assistant('Done.'),
+    ];
+    const { messages, repairs } = assembleWithRepairs(deepFreeze({ system: 'S', history }));
+    expect(repairs).toEqual([]);
+    expect(sameData(messages, [system('S'), ...history])).toBe(true);
+    history.forEach((message, index) => {
+      expect(messages[index + 1]).toBe(message);
+    });
+  });
+
+  it('removes blank text from content output, and gives output with nothing left the empty text', () => {
+    const image: ImagePart = { type: 'image', image: 'iVBORw0KGgo=', mediaType: 'image/png' };
+    const result = (output: ToolResultPart['output'], id = 'a') => ({ ...resultPart(id), output });
+    const { messages, repairs } = assembleWithRepairs({
+      system: [],
+      history: [
+        user('go'),
+        calls('a', 'b', 'c'),
+        {
+          role: 'tool',
+          content: [
+            result({ type: 'content', value: [{ type: 'text', text: ' ' }, image] }),
+            result({ type: 'content', value: [{ type: 'text', text: '' }] }, 'b'),
+            result({ type: 'json', value: '' }, 'c'),
+          ],
+        },
+      ],
+    });
+    expect(messages[2]).toEqual({
+      role: 'tool',
+      content: [
+        result({ type: 'content', value: [image] }),
+        result(DEFAULT_EMPTY_OUTPUT_TEXT, 'b'),
+        result({ type: 'json', value: '' }, 'c'),
+      ],
+    });
+    expect(repairs.map((repair) => repair.kind)).toEqual(['empty-output', 'empty-output']);
+  });
+
+  it('drops a message of reasoning alone whole, and never edits sealed reasoning', () => {
+    const { messages, repairs } = assembleWithRepairs({
+      system: [],
+      history: [user('go'), assistant([signed]), assistant([signed, text('Done. ')])],
+    });
+    expect(messages).toEqual([user('go'), assistant([signed, text('Done.')])]);
+    expect((messages[1] as Message).content[0]).toBe(signed);
+    expect(repairs.map((repair) => repair.kind)).toEqual(['empty-message', 'trailing-whitespace']);
+  });
+});

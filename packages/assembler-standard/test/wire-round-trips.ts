@@ -44,7 +44,10 @@ export function testWireRoundTrips<Wire>(format: WireFormat<Wire>): void {
     });
 
     it('every assembled history converts to valid wire and comes back normalized', () => {
-      const histories = arbitraryVariedHistory(format.objectInputs ? { objectInputs: true } : {});
+      const histories = arbitraryVariedHistory({
+        sendable: true,
+        ...(format.objectInputs ? { objectInputs: true } : {}),
+      });
       fc.assert(
         fc.property(histories, (history) => {
           const prompt = deepFreeze(assembler.assemble({ system: [], history }));
