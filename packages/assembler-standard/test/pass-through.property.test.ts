@@ -4,7 +4,6 @@ import {
   ContextError,
   countTokens,
   createContextPipeline,
-  createHeuristicCounter,
   createInMemoryHistoryStore,
   defineCompressor,
   groupUnits,
@@ -16,6 +15,7 @@ import {
   compressionInvariants,
   deepFreeze,
   fuzzParameters,
+  kitCounter,
   measureCompressionCase,
   sameData,
 } from '@ctxkit/context-core/testing';
@@ -29,7 +29,7 @@ import { createStandardAssembler, type PromptRepair } from '../src/index.js';
 // or the assembler does not remove comes out deep-equal to what went in".
 
 const RUNS = fuzzParameters(60);
-const counter = createHeuristicCounter();
+const counter = kitCounter;
 const assembler = createStandardAssembler();
 const SYSTEM = 'You are the on-call assistant.';
 const INPUT = 'What next?';
