@@ -7,6 +7,10 @@ import type { StoredSummary } from './summary-store.js';
  * {@link StoredSummary}: a string `text`, `covers` with a string `fingerprint`, an optional
  * string `throughId`, a non-negative whole `count` and optional `position`, and an ISO 8601
  * `updatedAt`.
+ *
+ * @param summary - the value to check, such as a row read back from storage
+ * @param source - the package named in the error
+ * @throws InvalidMessageError (`invalid_summary`) naming the first field that is wrong
  */
 export function assertStoredSummary(
   summary: unknown,

@@ -9,6 +9,12 @@ import type { ToolOutputMeta } from './tool-output-store.js';
  * for an invalid conversation id, an output that is not a string, meta that is not an object of
  * JSON data reading back as written (see `jsonDataProblem`), meta without a tool name, or meta
  * whose `conversationId` names another conversation than the one the output is stored for.
+ *
+ * @param conversationId - the conversation the output is stored for
+ * @param output - the tool's output
+ * @param meta - the output's metadata
+ * @param source - the package named in the error
+ * @throws InvalidOptionError (`invalid_option`) naming what is wrong, as listed above
  */
 export function assertToolOutput(
   conversationId: unknown,

@@ -49,6 +49,9 @@ export function composeCompressors(...compressors: ContextCompressor[]): Context
  * when its last stage does; it leaves a fitting history unchanged, keeps tool pairs and keeps
  * the first user message only when every stage does. No stage: the identity, which fits only
  * what already fits.
+ *
+ * @param stages - the compressors of the chain, in order
+ * @returns the chain's guarantees
  */
 export function composedGuarantees(stages: readonly ContextCompressor[]): CompressorGuarantees {
   const each = stages.map((stage) => stage.guarantees ?? FULL_CONTRACT);

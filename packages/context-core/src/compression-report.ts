@@ -19,7 +19,12 @@ export interface StageFacts {
   summarized?: number;
 }
 
-/** One report step from what a stage did, every count filled in. */
+/**
+ * One report step from what a stage did, every count filled in.
+ *
+ * @param facts - what the stage did; counts left out are 0
+ * @returns the step
+ */
 export function compressionStep(facts: StageFacts): CompressionStep {
   return {
     name: facts.name,
@@ -42,6 +47,7 @@ export function compressionStep(facts: StageFacts): CompressionStep {
  * @param limit - tokens the output had to fit
  * @param steps - what each stage did, in order
  * @param tokens - the tokens of `input` (= `output`), used only when `steps` is empty
+ * @returns the report
  */
 export function compressionReport(
   input: readonly Message[],

@@ -98,7 +98,14 @@ export interface ContextCompressor {
   readonly name: string;
   /** What it promises; absent means {@link FULL_CONTRACT}. */
   readonly guarantees?: CompressorGuarantees;
-  /** Compresses `messages` to fit `budget`. */
+  /**
+   * Compresses `messages` to fit `budget`.
+   *
+   * @param messages - the history, oldest first; never mutated
+   * @param budget - the tokens the output must fit
+   * @param context - the counter, and the conversation and signal when there are some
+   * @returns the compressed messages and the report of what was done
+   */
   compress(
     messages: readonly Message[],
     budget: TokenBudget,

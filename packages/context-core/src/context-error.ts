@@ -40,11 +40,23 @@ export interface ContextErrorOptions<Code extends string = ContextErrorCode> {
   code: Code;
   /** What was wrong, where, and with which value. */
   message: string;
-  /** The package that raised it, shown as `[ctxkit/<source>]`; defaults to `context-core`. */
+  /**
+   * The package that raised it, shown as `[ctxkit/<source>]`.
+   *
+   * @default 'context-core'
+   */
   source?: string;
-  /** Structured facts about the failure, such as `{ index: 3 }`. */
+  /**
+   * Structured facts about the failure, such as `{ index: 3 }`.
+   *
+   * @default {}
+   */
   details?: Record<string, unknown>;
-  /** The underlying error, if any. */
+  /**
+   * The underlying error, if any.
+   *
+   * @default `undefined`: none
+   */
   cause?: unknown;
 }
 
@@ -65,6 +77,7 @@ export class ContextError<Code extends string = ContextErrorCode> extends Error 
   /** Structured facts about the failure. */
   readonly details: Readonly<Record<string, unknown>>;
 
+  /** @param options - the code, the message and what else is known of the failure */
   constructor(options: ContextErrorOptions<Code>) {
     const source = options.source ?? 'context-core';
     super(`[ctxkit/${source}] ${options.message}`, { cause: options.cause });
@@ -74,7 +87,13 @@ export class ContextError<Code extends string = ContextErrorCode> extends Error 
     this.details = Object.freeze({ ...options.details });
   }
 
-  /** Whether `error` is a ContextError from any copy of ctxkit, optionally with the given code. */
+  /**
+   * Whether `error` is a ContextError from any copy of ctxkit, optionally with the given code.
+   *
+   * @param error - any value, such as what a `catch` caught
+   * @param code - the code it must have; any code when left out
+   * @returns whether it is one
+   */
   static isInstance(error: unknown, code?: ContextErrorCode): error is ContextError {
     return (
       typeof error === 'object' &&

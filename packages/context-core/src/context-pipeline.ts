@@ -27,23 +27,47 @@ export interface ContextPipelineOptions {
   /**
    * The whole request's budget: `maxTokens` is the model window, `reserveTokens` is kept for the
    * answer. Give this, or the model's limits (`model` and / or `contextWindow`), not both.
+   *
+   * @default `undefined`: the budget comes from the model's limits
    */
   budget?: TokenBudget;
   /**
    * A model id looked up in the model table for its window and answer limit; the budget is the
    * window with a reserve of {@link defaultReserveTokens}. An id the table (and
    * `modelOverrides`) lacks throws an `UnknownModelError` unless `contextWindow` is given.
+   *
+   * @default `undefined`: no lookup; `contextWindow` or `budget` gives the window
    */
   model?: string;
-  /** The model's context window in tokens; wins over the table. */
+  /**
+   * The model's context window in tokens; wins over the table.
+   *
+   * @default the window of `model` in the model table
+   */
   contextWindow?: number;
-  /** The model's largest answer in tokens; wins over the table, and caps the reserve. */
+  /**
+   * The model's largest answer in tokens; wins over the table, and caps the reserve.
+   *
+   * @default the largest answer of `model` in the model table, when it is known
+   */
   maxOutputTokens?: number;
-  /** Rows for models the table lacks or gets wrong, by id (matched like the table). */
+  /**
+   * Rows for models the table lacks or gets wrong, by id (matched like the table).
+   *
+   * @default {}
+   */
   modelOverrides?: Readonly<Record<string, ModelTableEntry>>;
-  /** Receives one `context.compressed` event per build. */
+  /**
+   * Receives one `context.compressed` event per build.
+   *
+   * @default `undefined`: no events are recorded
+   */
   events?: EventSink;
-  /** Passed to `getHistory` as `limit`: load at most this many of the newest messages. */
+  /**
+   * Passed to `getHistory` as `limit`: load at most this many of the newest messages.
+   *
+   * @default `undefined`: the whole history
+   */
   historyLimit?: number;
 }
 
@@ -76,13 +100,24 @@ export interface ContextPipeline {
    * check that the prompt fits `window - reserve` by the pipeline's counter: when it cannot (the
    * system prompt, the input and the pinned history need more), it throws a `ContextError` with
    * code `budget_exceeded` whose `details` say how many tokens each of them takes.
+   *
+   * @param conversationId - the conversation whose history is loaded
+   * @param input - the system prompt, the new input and the signal
+   * @returns the messages to send, the compressor's report and the history's budget
+   * @throws BudgetError (`budget_exceeded`) when the prompt cannot fit, as above
+   * @throws InvalidMessageError (`invalid_message`) for a system prompt or input that is not valid
+   * @throws AbortedError (`aborted`) when `input.signal` aborts the compression
    */
   build(conversationId: string, input: BuildInput): Promise<BuildResult>;
 }
 
 /**
- * Reserve for the answer when the budget comes from a model: seed 000's 8192, at most a quarter of
+ * Reserve for the answer when the budget comes from a model: 8,192 tokens, at most a quarter of
  * the window, and no more than the model's largest answer when that is known.
+ *
+ * @param contextWindow - the model's context window in tokens
+ * @param maxOutputTokens - the model's largest answer in tokens, when known
+ * @returns the tokens to keep free for the answer
  */
 export function defaultReserveTokens(contextWindow: number, maxOutputTokens?: number): number {
   return Math.min(8192, Math.floor(contextWindow / 4), maxOutputTokens ?? Number.POSITIVE_INFINITY);
@@ -95,6 +130,14 @@ export function defaultReserveTokens(contextWindow: number, maxOutputTokens?: nu
  * `window - reserve`, the history is compressed again, to what it took less the overshoot (at
  * most three passes in all).
  * Nothing stored is changed.
+ *
+ * @param options - the parts to wire, and the budget or the model's limits
+ * @returns the pipeline, frozen
+ * @throws InvalidOptionError (`invalid_option`) when neither or both of a budget and a model's
+ *   limits are given, or for a limit or `historyLimit` that is not a whole number
+ * @throws BudgetError (`invalid_budget`) for a malformed `budget`
+ * @throws UnknownModelError (`unknown_model`) for a `model` the table and `modelOverrides` lack,
+ *   when `contextWindow` is not given
  */
 export function createContextPipeline(options: ContextPipelineOptions): ContextPipeline {
   const { provider, compressor, assembler, counter, events, historyLimit } = options;

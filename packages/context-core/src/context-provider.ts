@@ -5,6 +5,8 @@ export interface GetHistoryOptions {
   /**
    * Keep only the newest `limit` messages, reaching further back only as far as needed so that
    * no tool result is returned without its call.
+   *
+   * @default `undefined`: the whole history
    */
   limit?: number;
 }
@@ -15,6 +17,10 @@ export interface ContextProvider {
    * The active (not archived) messages of a conversation, oldest first, with ids and cached
    * token counts. An unknown conversation has an empty history. Returned messages are the
    * caller's: changing them changes nothing stored.
+   *
+   * @param conversationId - the conversation
+   * @param options - how much of the history to load
+   * @returns the messages, oldest first
    */
   getHistory(conversationId: string, options?: GetHistoryOptions): Promise<Message[]>;
 }
@@ -36,15 +42,36 @@ export interface HistoryStore extends ContextProvider {
    * earlier. Returns the stored copies with `id`, `tokens` and `tokenCounter` set. Throws a
    * `ContextError` (`invalid_message`) before writing anything when a message is invalid.
    * The input is never mutated.
+   *
+   * @param conversationId - the conversation to append to
+   * @param messages - one message or several, oldest first
+   * @returns the stored copies, in order
+   * @throws InvalidMessageError (`invalid_message`) before writing anything when a message is
+   *   invalid
    */
   append(conversationId: string, messages: Message | readonly Message[]): Promise<Message[]>;
   /**
-   * Moves every active message of the conversation into a new archive (seed 001's auto-reset).
-   * Nothing is deleted: the archive stays readable through {@link getArchive}.
+   * Moves every active message of the conversation into a new archive, so that the conversation
+   * starts afresh (an automatic reset of a conversation grown too long uses it). Nothing is
+   * deleted: the archive stays readable through {@link getArchive}.
+   *
+   * @param conversationId - the conversation
+   * @returns the new archive's id and how many messages it holds
    */
   archive(conversationId: string): Promise<{ archiveId: string; count: number }>;
-  /** The conversation's non-empty archives, oldest first. */
+  /**
+   * The conversation's non-empty archives, oldest first.
+   *
+   * @param conversationId - the conversation
+   * @returns the archives
+   */
   listArchives(conversationId: string): Promise<ArchiveInfo[]>;
-  /** The messages of one archive, oldest first; empty for an unknown archive id. */
+  /**
+   * The messages of one archive, oldest first; empty for an unknown archive id.
+   *
+   * @param conversationId - the conversation
+   * @param archiveId - the archive, as {@link HistoryStore.archive} returned it
+   * @returns the archived messages
+   */
   getArchive(conversationId: string, archiveId: string): Promise<Message[]>;
 }

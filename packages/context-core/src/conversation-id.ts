@@ -5,6 +5,10 @@ import { unstorableIdProblem } from './storable-id.js';
 /**
  * Throws a {@link ContextError} (`invalid_option`) unless `conversationId` is a non-empty string
  * that can be stored as written (no lone surrogate, no U+0000).
+ *
+ * @param conversationId - the value to check
+ * @param source - the package named in the error
+ * @throws InvalidOptionError (`invalid_option`) naming the id and what is wrong with it
  */
 export function assertConversationId(
   conversationId: unknown,

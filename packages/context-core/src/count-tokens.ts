@@ -17,6 +17,10 @@ export const APPROVAL_OVERHEAD_TOKENS = 4;
  * Whether the library holds a count of `message` by `counter` that still matches its content.
  * A `tokens` field the message carries is not enough: the library counts what a caller hands in
  * (see `token-count-cache.ts`), so a forged or stale field never reaches a budget.
+ *
+ * @param message - the message
+ * @param counter - the counter whose count is asked for
+ * @returns whether a valid count is held
  */
 export function hasValidTokenCount(message: Message, counter: TokenCounter): boolean {
   return cachedTokenCount(message, counter.name) !== undefined;
@@ -28,6 +32,12 @@ export function hasValidTokenCount(message: Message, counter: TokenCounter): boo
  * of tool-call inputs, tool outputs (JSON as its text), approvals, the JSON of opaque parts, plus
  * a fixed per-message overhead. `providerOptions` are not counted. Counted once per message object and counter while
  * its content stays the same; the message's own `tokens` field is never trusted.
+ *
+ * @param message - the message
+ * @param counter - the counter to count with
+ * @returns its tokens
+ * @throws InvalidOptionError (`invalid_option`) when the counter's `countMedia` prices a part at
+ *   anything but a non-negative integer
  */
 export function countMessageTokens(message: Message, counter: TokenCounter): number {
   const cached = cachedTokenCount(message, counter.name);
@@ -37,7 +47,15 @@ export function countMessageTokens(message: Message, counter: TokenCounter): num
   return tokens;
 }
 
-/** Tokens of a list of messages: the sum of {@link countMessageTokens}. */
+/**
+ * Tokens of a list of messages: the sum of {@link countMessageTokens}.
+ *
+ * @param messages - the messages
+ * @param counter - the counter to count with
+ * @returns their tokens
+ * @throws InvalidOptionError (`invalid_option`) when the counter's `countMedia` prices a part at
+ *   anything but a non-negative integer
+ */
 export function countTokens(messages: readonly Message[], counter: TokenCounter): number {
   let total = 0;
   for (const message of messages) total += countMessageTokens(message, counter);
@@ -57,6 +75,12 @@ export function countTokensUncached(messages: readonly Message[], counter: Token
 /**
  * The message with `tokens` and `tokenCounter` showing its count by `counter`: the same object
  * when those fields already show the library's count, otherwise a shallow copy with them set.
+ *
+ * @param message - the message
+ * @param counter - the counter to count with
+ * @returns the message, or a copy with its count
+ * @throws InvalidOptionError (`invalid_option`) when the counter's `countMedia` prices a part at
+ *   anything but a non-negative integer
  */
 export function withTokenCount(message: Message, counter: TokenCounter): Message {
   const tokens = countMessageTokens(message, counter);
@@ -69,6 +93,13 @@ export function withTokenCount(message: Message, counter: TokenCounter): Message
 /**
  * A copy of `message` with new content and a fresh count for `counter`; `id`, `role` and `meta`
  * are kept. Every compressor that rewrites content goes through this, so no stale count survives.
+ *
+ * @param message - the message to copy
+ * @param content - its new content
+ * @param counter - the counter to count the copy with
+ * @returns the copy, counted
+ * @throws InvalidOptionError (`invalid_option`) when the counter's `countMedia` prices a part at
+ *   anything but a non-negative integer
  */
 export function withContent(
   message: Message,

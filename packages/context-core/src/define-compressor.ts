@@ -44,9 +44,19 @@ export interface StageOutput {
 export interface DefineCompressorOptions {
   /** Name shown in reports. */
   name: string;
-  /** What the compressor promises; absent means the whole contract (`FULL_CONTRACT`). */
+  /**
+   * What the compressor promises.
+   *
+   * @default `FULL_CONTRACT`: the whole contract
+   */
   guarantees?: CompressorGuarantees;
-  /** The transform. It must not mutate its input and should copy changed messages with `withContent`. */
+  /**
+   * The transform. It must not mutate its input and should copy changed messages with
+   * `withContent`.
+   *
+   * @param input - the messages, the budget and its limit, their tokens and the context
+   * @returns the new messages and what was done to them
+   */
   transform(input: StageInput): StageOutput | Promise<StageOutput>;
 }
 

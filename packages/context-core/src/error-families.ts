@@ -21,12 +21,18 @@ export class InvalidMessageError extends ContextError<InvalidMessageCode> {
     'orphan_tool_result',
   ]);
 
+  /** @param options - the code (one of this family's), the message and what else is known */
   constructor(options: ContextErrorOptions<InvalidMessageCode>) {
     super(options);
     this.name = 'InvalidMessageError';
   }
 
-  /** Whether `error` is one of this family's errors, from any copy of ctxkit. */
+  /**
+   * Whether `error` is one of this family's errors, from any copy of ctxkit.
+   *
+   * @param error - any value, such as what a `catch` caught
+   * @returns whether it is one
+   */
   static override isInstance(error: unknown): error is InvalidMessageError {
     return ofFamily(error, InvalidMessageError.codes);
   }
@@ -41,12 +47,18 @@ export class InvalidOptionError extends ContextError<InvalidOptionCode> {
     'invalid_config',
   ]);
 
+  /** @param options - the code (one of this family's), the message and what else is known */
   constructor(options: ContextErrorOptions<InvalidOptionCode>) {
     super(options);
     this.name = 'InvalidOptionError';
   }
 
-  /** Whether `error` is one of this family's errors, from any copy of ctxkit. */
+  /**
+   * Whether `error` is one of this family's errors, from any copy of ctxkit.
+   *
+   * @param error - any value, such as what a `catch` caught
+   * @returns whether it is one
+   */
   static override isInstance(error: unknown): error is InvalidOptionError {
     return ofFamily(error, InvalidOptionError.codes);
   }
@@ -60,12 +72,18 @@ export class BudgetError extends ContextError<BudgetCode> {
     'budget_exceeded',
   ]);
 
+  /** @param options - the code (one of this family's), the message and what else is known */
   constructor(options: ContextErrorOptions<BudgetCode>) {
     super(options);
     this.name = 'BudgetError';
   }
 
-  /** Whether `error` is one of this family's errors, from any copy of ctxkit. */
+  /**
+   * Whether `error` is one of this family's errors, from any copy of ctxkit.
+   *
+   * @param error - any value, such as what a `catch` caught
+   * @returns whether it is one
+   */
   static override isInstance(error: unknown): error is BudgetError {
     return ofFamily(error, BudgetError.codes);
   }
@@ -81,12 +99,18 @@ export class StorageError extends ContextError<StorageCode> {
     'unknown_ref',
   ]);
 
+  /** @param options - the code (one of this family's), the message and what else is known */
   constructor(options: ContextErrorOptions<StorageCode>) {
     super(options);
     this.name = 'StorageError';
   }
 
-  /** Whether `error` is one of this family's errors, from any copy of ctxkit. */
+  /**
+   * Whether `error` is one of this family's errors, from any copy of ctxkit.
+   *
+   * @param error - any value, such as what a `catch` caught
+   * @returns whether it is one
+   */
   static override isInstance(error: unknown): error is StorageError {
     return ofFamily(error, StorageError.codes);
   }
@@ -99,12 +123,18 @@ export class ContextLengthError extends ContextError<'context_length_exceeded'> 
     'context_length_exceeded',
   ]);
 
+  /** @param options - the message and what else is known; the code is `context_length_exceeded` */
   constructor(options: Omit<ContextErrorOptions<'context_length_exceeded'>, 'code'>) {
     super({ ...options, code: 'context_length_exceeded' });
     this.name = 'ContextLengthError';
   }
 
-  /** Whether `error` is a ContextLengthError, from any copy of ctxkit. */
+  /**
+   * Whether `error` is a ContextLengthError, from any copy of ctxkit.
+   *
+   * @param error - any value, such as what a `catch` caught
+   * @returns whether it is one
+   */
   static override isInstance(error: unknown): error is ContextLengthError {
     return ofFamily(error, ContextLengthError.codes);
   }
@@ -115,12 +145,18 @@ export class AbortedError extends ContextError<'aborted'> {
   /** The codes of this family. */
   static readonly codes: readonly 'aborted'[] = Object.freeze(['aborted']);
 
+  /** @param options - the message and what else is known; the code is `aborted` */
   constructor(options: Omit<ContextErrorOptions<'aborted'>, 'code'>) {
     super({ ...options, code: 'aborted' });
     this.name = 'AbortedError';
   }
 
-  /** Whether `error` is an AbortedError, from any copy of ctxkit. */
+  /**
+   * Whether `error` is an AbortedError, from any copy of ctxkit.
+   *
+   * @param error - any value, such as what a `catch` caught
+   * @returns whether it is one
+   */
   static override isInstance(error: unknown): error is AbortedError {
     return ofFamily(error, AbortedError.codes);
   }

@@ -132,21 +132,40 @@ export type ContextEventType = ContextEvent['type'];
 
 /** Receives events. */
 export interface EventSink {
-  /** Stores or forwards one event. */
+  /**
+   * Stores or forwards one event.
+   *
+   * @param event - the event
+   */
   record(event: ContextEvent): void | Promise<void>;
 }
 
 /** Options of {@link EventStore.listEvents}. */
 export interface ListEventsOptions<Type extends ContextEventType = ContextEventType> {
-  /** Only events of this type. */
+  /**
+   * Only events of this type.
+   *
+   * @default `undefined`: events of every type
+   */
   type?: Type;
 }
 
 /** An {@link EventSink} that can read its events back. */
 export interface EventStore extends EventSink {
-  /** Events, oldest first, of one conversation or of all. */
+  /**
+   * Events, oldest first, of one conversation or of all.
+   *
+   * @param conversationId - the conversation; every conversation's when left out
+   * @returns the events
+   */
   listEvents(conversationId?: string): Promise<ContextEvent[]>;
-  /** Events of one type, oldest first, of one conversation or of all; narrowed to that type. */
+  /**
+   * Events of one type, oldest first, of one conversation or of all; narrowed to that type.
+   *
+   * @param conversationId - the conversation, or `undefined` for every conversation's
+   * @param options - the type of the events to list
+   * @returns the events of that type
+   */
   listEvents<Type extends ContextEventType>(
     conversationId: string | undefined,
     options: ListEventsOptions<Type>,

@@ -21,6 +21,9 @@ export interface MessageUnit {
  * This is the one place that decides unit boundaries: a tool call, its approval request and
  * response, and all its results always land in one unit, and so does anything between them. A result whose call is not in the list
  * (an orphan) forms a unit of its own. Linear in the number of messages and parts.
+ *
+ * @param messages - the messages, oldest first
+ * @returns the units, oldest first
  */
 export function groupUnits(messages: readonly Message[]): MessageUnit[] {
   const reachBack = earliestPartners(messages);

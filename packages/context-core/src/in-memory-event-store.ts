@@ -1,6 +1,10 @@
 import type { ContextEvent, EventStore, ListEventsOptions } from './event-sink.js';
 
-/** An {@link EventStore} in process memory, for tests and demos. Keeps copies of what it records. */
+/**
+ * An {@link EventStore} in process memory, for tests and demos. Keeps copies of what it records.
+ *
+ * @returns an empty store
+ */
 export function createInMemoryEventStore(): EventStore {
   const events: ContextEvent[] = [];
   return Object.freeze({

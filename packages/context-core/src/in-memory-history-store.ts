@@ -23,7 +23,9 @@ export interface InMemoryHistoryStoreOptions {
  * the same promises as the SQLite store (atomic appends, validation against stored calls,
  * archives that delete nothing) and passes the same conformance suite.
  *
- * @throws ContextError with code `invalid_option` when `counter` is missing or is not a
+ * @param options - the counter the store caches counts with
+ * @returns an empty store
+ * @throws InvalidOptionError (`invalid_option`) when `counter` is missing or is not a
  *   {@link TokenCounter} (a non-empty `name` and a `count` method).
  */
 export function createInMemoryHistoryStore(options: InMemoryHistoryStoreOptions): HistoryStore {

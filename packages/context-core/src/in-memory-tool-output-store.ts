@@ -12,7 +12,11 @@ import { utf8ByteLength } from './utf8-byte-length.js';
 
 /** Options of {@link createInMemoryToolOutputStore}. */
 export interface InMemoryToolOutputStoreOptions extends ToolOutputScopeOptions {
-  /** Most UTF-8 bytes of output kept; the least recently used are evicted first. Default 64 MiB. */
+  /**
+   * Most UTF-8 bytes of output kept; the least recently used are evicted first.
+   *
+   * @default `67108864` (64 MiB)
+   */
   maxBytes?: number;
 }
 
@@ -23,6 +27,11 @@ export interface InMemoryToolOutputStoreOptions extends ToolOutputScopeOptions {
  * larger than `maxBytes` is rejected. A conversation reads only its own outputs unless
  * `shareAcrossConversations` is true; a refused read changes nothing, not even which outputs are
  * evicted first.
+ *
+ * @param options - the byte bound and the scope
+ * @returns an empty store
+ * @throws InvalidOptionError (`invalid_option`) for a `maxBytes` that is not a positive whole
+ *   number, or a `shareAcrossConversations` that is not a boolean
  */
 export function createInMemoryToolOutputStore(
   options: InMemoryToolOutputStoreOptions = {},

@@ -38,6 +38,9 @@ export type ContextErrorOf<Code extends string> = (Code extends InvalidMessageCo
  * that code, narrowed to its family: after `isContextError(error, 'budget_exceeded')`, `error`
  * is a `BudgetError` whose `code` is `'budget_exceeded'`.
  *
+ * @param error - any value, such as what a `catch` caught
+ * @returns whether it is a ctxkit error
+ *
  * @example
  * ```ts
  * try {
@@ -49,6 +52,13 @@ export type ContextErrorOf<Code extends string> = (Code extends InvalidMessageCo
  * ```
  */
 export function isContextError(error: unknown): error is ContextError;
+/**
+ * Whether `error` is a ctxkit error with `code`, narrowed to the family of that code.
+ *
+ * @param error - any value, such as what a `catch` caught
+ * @param code - the code it must have
+ * @returns whether it is a ctxkit error with that code
+ */
 export function isContextError<Code extends ContextErrorCode>(
   error: unknown,
   code: Code,

@@ -12,6 +12,7 @@ export const MAX_JSON_DEPTH = 256;
  *
  * @param value - the value to check
  * @param path - how to name the value in the answer, such as `meta`
+ * @returns the problem, with the path where it was found, or `undefined`
  */
 export function jsonDataProblem(value: unknown, path: string): string | undefined {
   const stack: Frame[] = [{ value, path, depth: 0, leave: false }];

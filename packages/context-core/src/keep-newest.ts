@@ -6,6 +6,12 @@ import type { Message } from './message.js';
 /**
  * The newest `limit` messages, reaching further back to the start of the unit the cut falls in,
  * so that no tool result is kept without its call. `undefined` keeps everything.
+ *
+ * @param messages - the messages, oldest first
+ * @param limit - how many of the newest to keep, or `undefined` for all
+ * @returns the kept messages, in order
+ * @throws InvalidOptionError (`invalid_option`) for a `limit` that is not a whole number from 0
+ *   to `Number.MAX_SAFE_INTEGER`
  */
 export function keepNewest<T extends Message>(
   messages: readonly T[],
@@ -25,6 +31,10 @@ export function keepNewest<T extends Message>(
 /**
  * Throws a {@link ContextError} (`invalid_option`) unless `limit` is a whole number from 0 to
  * `Number.MAX_SAFE_INTEGER`: larger numbers lose precision, and databases refuse them.
+ *
+ * @param limit - the value to check
+ * @param source - the package named in the error
+ * @throws InvalidOptionError (`invalid_option`) naming the value
  */
 export function assertValidLimit(limit: unknown, source?: string): void {
   if (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 0) {

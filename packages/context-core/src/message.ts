@@ -76,7 +76,7 @@ export interface ReasoningPart extends PartBase {
 }
 
 /**
- * The reasoning part of the first message model, read as a {@link ReasoningPart} by every
+ * The reasoning part of ctxkit's earlier releases, read as a {@link ReasoningPart} by every
  * strategy and kept as written.
  *
  * @deprecated Write `{ type: 'reasoning', text, signature }` instead.
@@ -216,7 +216,12 @@ export const PART_TYPES_BY_ROLE: Readonly<Record<Role, readonly PartType[]>> = O
   tool: Object.freeze(['tool-result', 'tool-approval-response', 'opaque'] as const),
 });
 
-/** The parts of a message; a string content is one text part. */
+/**
+ * The parts of a message; a string content is one text part.
+ *
+ * @param message - the message
+ * @returns its parts, in order
+ */
 export function messageParts(message: Message): readonly Part[] {
   return typeof message.content === 'string'
     ? [{ type: 'text', text: message.content }]
@@ -226,6 +231,9 @@ export function messageParts(message: Message): readonly Part[] {
 /**
  * The readable text of a message for display, search and summaries: text, reasoning and tool
  * outputs (JSON as JSON text), with images, files and opaque parts named by {@link partLabel}.
+ *
+ * @param message - the message
+ * @returns its text, one part a line
  */
 export function messageText(message: Message): string {
   if (typeof message.content === 'string') return message.content;
@@ -237,7 +245,12 @@ export function messageText(message: Message): string {
   return pieces.join('\n');
 }
 
-/** The text of a tool's output: itself, the JSON of a JSON output, or its content's text. */
+/**
+ * The text of a tool's output: itself, the JSON of a JSON output, or its content's text.
+ *
+ * @param output - the output of a tool result
+ * @returns its text, media named by {@link partLabel}
+ */
 export function toolOutputText(output: ToolResultOutput): string {
   if (typeof output === 'string') return output;
   if (output.type === 'json') return JSON.stringify(output.value) ?? 'null';
@@ -250,6 +263,9 @@ export function toolOutputText(output: ToolResultOutput): string {
  * A short label that names a part without its data, such as `[image image/png, 12 KB]` or
  * `[file report.pdf, application/pdf, 2.1 MB]`: what masking leaves in place of an old image or
  * file, and what summaries see of it.
+ *
+ * @param part - the part
+ * @returns the label
  */
 export function partLabel(part: Part): string {
   switch (part.type) {
@@ -268,7 +284,12 @@ export function partLabel(part: Part): string {
   }
 }
 
-/** Whether `part` is reasoning: a {@link ReasoningPart} or a first-model {@link ThinkingPart}. */
+/**
+ * Whether `part` is reasoning: a {@link ReasoningPart} or an older {@link ThinkingPart}.
+ *
+ * @param part - the part
+ * @returns whether it is reasoning
+ */
 export function isReasoningPart(part: Part): part is ReasoningPart | ThinkingPart {
   return part.type === 'reasoning' || part.type === 'thinking';
 }
@@ -276,6 +297,9 @@ export function isReasoningPart(part: Part): part is ReasoningPart | ThinkingPar
 /**
  * Whether `part` is reasoning a provider would reject edited: it carries a signature, redacted
  * data or encrypted content. Strategies keep such a part whole or drop it whole.
+ *
+ * @param part - the part
+ * @returns whether it is sealed reasoning
  */
 export function isSealedReasoning(part: Part): boolean {
   if (part.type === 'thinking') return part.signature !== undefined;
@@ -287,7 +311,12 @@ export function isSealedReasoning(part: Part): boolean {
   );
 }
 
-/** Whether `part` is an image or a file. */
+/**
+ * Whether `part` is an image or a file.
+ *
+ * @param part - the part
+ * @returns whether it is one
+ */
 export function isMediaPart(part: Part): part is ImagePart | FilePart {
   return part.type === 'image' || part.type === 'file';
 }
@@ -295,6 +324,9 @@ export function isMediaPart(part: Part): part is ImagePart | FilePart {
 /**
  * Bytes of an image's or file's data when it is inline (bytes, base64 or a `data:` URL);
  * `undefined` for data given by URL.
+ *
+ * @param data - the part's data
+ * @returns the number of bytes, or `undefined`
  */
 export function mediaByteLength(data: MediaData): number | undefined {
   if (data instanceof Uint8Array || data instanceof ArrayBuffer) return data.byteLength;
@@ -308,23 +340,43 @@ export function mediaByteLength(data: MediaData): number | undefined {
   return Math.max(0, Math.floor((base64 * 3) / 4) - padding);
 }
 
-/** Whether a message must never be dropped: system messages and those with `meta.pinned`. */
+/**
+ * Whether a message must never be dropped: system messages and those with `meta.pinned`.
+ *
+ * @param message - the message
+ * @returns whether it is protected
+ */
 export function isProtected(message: Message): boolean {
   return message.role === 'system' || message.meta?.pinned === true;
 }
 
-/** Whether a message is a conversation summary (`meta.kind === 'summary'`). */
+/**
+ * Whether a message is a conversation summary (`meta.kind === 'summary'`).
+ *
+ * @param message - the message
+ * @returns whether it is one
+ */
 export function isSummary(message: Message): boolean {
   return message.meta?.kind === 'summary';
 }
 
-/** The tool calls an assistant message makes, in order. */
+/**
+ * The tool calls an assistant message makes, in order.
+ *
+ * @param message - the message
+ * @returns its tool-call parts
+ */
 export function toolCallsOf(message: Message): ToolCallPart[] {
   if (typeof message.content === 'string') return [];
   return message.content.filter((part): part is ToolCallPart => part.type === 'tool-call');
 }
 
-/** The tool results a message carries, in order. */
+/**
+ * The tool results a message carries, in order.
+ *
+ * @param message - the message
+ * @returns its tool-result parts
+ */
 export function toolResultsOf(message: Message): ToolResultPart[] {
   if (typeof message.content === 'string') return [];
   return message.content.filter((part): part is ToolResultPart => part.type === 'tool-result');

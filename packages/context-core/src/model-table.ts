@@ -204,7 +204,11 @@ export const MODEL_TABLE: Readonly<Record<string, Readonly<ModelTableEntry>>> = 
 
 /** Options of {@link getModelInfo} and {@link findModelInfo}. */
 export interface ModelInfoOptions {
-  /** Rows that replace or extend the table, by model id (matched like the table, first). */
+  /**
+   * Rows that replace or extend the table, by model id (matched like the table, first).
+   *
+   * @default {}
+   */
   overrides?: Readonly<Record<string, ModelTableEntry>>;
 }
 
@@ -217,6 +221,13 @@ export interface ModelInfoOptions {
  * id never claims another model: `gpt-4` does not match `gpt-4o`, `o1` does not match `o1-mini`.
  * Throws an {@link UnknownModelError} when nothing matches: pass the model's limits in
  * `overrides` (or as `contextWindow` / `maxOutputTokens` where a model is an option).
+ *
+ * @param model - the model id, as given to the provider's API
+ * @param options - rows to match before the table
+ * @returns the model's limits, and its prices when published
+ * @throws UnknownModelError (`unknown_model`) when nothing matches
+ * @throws InvalidOptionError (`invalid_option`) for an empty id, or a matching override whose
+ *   limits are not positive whole numbers
  */
 export function getModelInfo(model: string, options: ModelInfoOptions = {}): ModelInfo {
   const info = findModelInfo(model, options);
@@ -232,6 +243,12 @@ export function getModelInfo(model: string, options: ModelInfoOptions = {}): Mod
 /**
  * Like {@link getModelInfo}, but undefined for a model that neither `overrides` nor the table
  * knows, for a caller that has a way of its own to get the limits.
+ *
+ * @param model - the model id, as given to the provider's API
+ * @param options - rows to match before the table
+ * @returns the model's limits and prices, or `undefined` when nothing matches
+ * @throws InvalidOptionError (`invalid_option`) for an empty id, or a matching override whose
+ *   limits are not positive whole numbers
  */
 export function findModelInfo(
   model: string,

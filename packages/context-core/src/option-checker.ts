@@ -10,31 +10,103 @@ import { InvalidOptionError } from './error-families.js';
  * the wording are the same everywhere.
  */
 export interface OptionChecker {
-  /** A whole number of at least `minimum` (default 0). */
+  /**
+   * A whole number of at least `minimum`.
+   *
+   * @param option - the option's name, as the error names it
+   * @param value - the value given
+   * @param fallback - what `undefined` stands for
+   * @param minimum - the smallest value allowed; 0 when left out
+   * @returns the value, or `fallback`
+   * @throws InvalidOptionError (`invalid_option`) naming the option, what was expected and the
+   *   value given
+   */
   wholeNumber<Fallback extends number | undefined>(
     option: string,
     value: unknown,
     fallback: Fallback,
     minimum?: number,
   ): number | Fallback;
-  /** A whole number of at least `minimum`, or `Infinity` for no limit. */
+  /**
+   * A whole number of at least `minimum`, or `Infinity` for no limit.
+   *
+   * @param option - the option's name, as the error names it
+   * @param value - the value given
+   * @param fallback - what `undefined` stands for
+   * @param minimum - the smallest value allowed
+   * @returns the value, or `fallback`
+   * @throws InvalidOptionError (`invalid_option`) naming the option, what was expected and the
+   *   value given
+   */
   tokenLimit(option: string, value: unknown, fallback: number, minimum: number): number;
-  /** A boolean. */
+  /**
+   * A boolean.
+   *
+   * @param option - the option's name, as the error names it
+   * @param value - the value given
+   * @param fallback - what `undefined` stands for
+   * @returns the value, or `fallback`
+   * @throws InvalidOptionError (`invalid_option`) naming the option, what was expected and the
+   *   value given
+   */
   boolean(option: string, value: unknown, fallback: boolean): boolean;
-  /** A non-empty string (not only white space). */
+  /**
+   * A non-empty string (not only white space).
+   *
+   * @param option - the option's name, as the error names it
+   * @param value - the value given
+   * @param fallback - what `undefined` stands for
+   * @returns the value, or `fallback`
+   * @throws InvalidOptionError (`invalid_option`) naming the option, what was expected and the
+   *   value given
+   */
   text(option: string, value: unknown, fallback: string): string;
-  /** A function. */
+  /**
+   * A function.
+   *
+   * @param option - the option's name, as the error names it
+   * @param value - the value given
+   * @param fallback - what `undefined` stands for
+   * @returns the value, or `fallback`
+   * @throws InvalidOptionError (`invalid_option`) naming the option, what was expected and the
+   *   value given
+   */
   function<Value>(option: string, value: unknown, fallback: Value): Value;
-  /** A function that must be given: `undefined` is refused too. */
+  /**
+   * A function that must be given: `undefined` is refused too.
+   *
+   * @param option - the option's name, as the error names it
+   * @param value - the value given
+   * @returns the value
+   * @throws InvalidOptionError (`invalid_option`) naming the option, what was expected and the
+   *   value given
+   */
   requiredFunction<Value>(option: string, value: unknown): Value;
-  /** An object with every one of `methods` as a function. */
+  /**
+   * An object with every one of `methods` as a function.
+   *
+   * @param option - the option's name, as the error names it
+   * @param value - the value given
+   * @param fallback - what `undefined` stands for
+   * @param methods - the names of the methods it must have
+   * @returns the value, or `fallback`
+   * @throws InvalidOptionError (`invalid_option`) naming the option, what was expected and the
+   *   value given
+   */
   methods<Value>(
     option: string,
     value: unknown,
     fallback: Value,
     methods: readonly string[],
   ): Value;
-  /** The error for an option that is not `expected`, for checks the methods above do not cover. */
+  /**
+   * The error for an option that is not `expected`, for checks the methods above do not cover.
+   *
+   * @param option - the option's name, as the error names it
+   * @param value - the value given
+   * @param expected - what it must be, such as `a positive number`
+   * @returns the error, to throw
+   */
   invalid(option: string, value: unknown, expected: string): ContextError;
 }
 

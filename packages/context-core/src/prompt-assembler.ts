@@ -12,6 +12,11 @@ export interface AssembleInput {
 
 /** Builds the final list of messages sent to the model. Pure: its input is not mutated. */
 export interface PromptAssembler {
-  /** System first, then history, then the new input. */
+  /**
+   * System first, then history, then the new input.
+   *
+   * @param input - the system prompt, the compressed history and the new input
+   * @returns the messages to send
+   */
   assemble(input: AssembleInput): Message[];
 }

@@ -7,13 +7,29 @@ import { UnknownModelError } from './unknown-model-error.js';
  * same meaning, wherever a model id can be given.
  */
 export interface ModelLimitOptions {
-  /** A model id, looked up in the model table (see `getModelInfo`). */
+  /**
+   * A model id, looked up in the model table (see `getModelInfo`).
+   *
+   * @default `undefined`: no lookup
+   */
   model?: string;
-  /** The model's context window in tokens; wins over the table, and is needed for a model it lacks. */
+  /**
+   * The model's context window in tokens; wins over the table, and is needed for a model it lacks.
+   *
+   * @default the window of `model` in the model table
+   */
   contextWindow?: number;
-  /** The model's largest answer in tokens; wins over the table. */
+  /**
+   * The model's largest answer in tokens; wins over the table.
+   *
+   * @default the largest answer of `model` in the model table, when it is known
+   */
   maxOutputTokens?: number;
-  /** Rows that replace or extend the table, by model id. */
+  /**
+   * Rows that replace or extend the table, by model id.
+   *
+   * @default {}
+   */
   modelOverrides?: Readonly<Record<string, ModelTableEntry>>;
 }
 
@@ -41,6 +57,12 @@ export interface ResolveModelLimitsContext {
  * `model` nor `contextWindow` is given. Throws an {@link UnknownModelError} for a `model` that
  * nothing matches when `contextWindow` is not given (ctxkit never guesses a window), and a
  * `ContextError` (`invalid_option`) for a limit that is not a positive whole number.
+ *
+ * @param options - the factory's options that name the model
+ * @param context - the factory, for the errors
+ * @returns the limits, or `undefined` when neither `model` nor `contextWindow` is given
+ * @throws UnknownModelError (`unknown_model`) for an unknown `model` without `contextWindow`
+ * @throws InvalidOptionError (`invalid_option`) for a limit that is not a positive whole number
  */
 export function resolveModelLimits(
   options: ModelLimitOptions,

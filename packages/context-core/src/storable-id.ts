@@ -3,6 +3,9 @@
  * (conversation ids, message ids, tool-call ids) go into database columns and request bodies as
  * text: a lone surrogate has no UTF-8 form (it would read back as U+FFFD), and PostgreSQL's text
  * cannot hold U+0000.
+ *
+ * @param id - the id
+ * @returns the problem, with the index where it was found, or `undefined`
  */
 export function unstorableIdProblem(id: string): string | undefined {
   const nul = id.indexOf('\u0000');

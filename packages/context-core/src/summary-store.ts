@@ -27,8 +27,18 @@ export interface StoredSummary {
  * Implementations pass the conformance suite `testSummaryStore` from `@ctxkit/context-core/testing`.
  */
 export interface SummaryStore {
-  /** The conversation's summary, or `undefined`. */
+  /**
+   * The conversation's summary, or `undefined`.
+   *
+   * @param conversationId - the conversation
+   * @returns its summary, or `undefined` when it has none
+   */
   get(conversationId: string): Promise<StoredSummary | undefined>;
-  /** Stores the conversation's summary, replacing any earlier one. */
+  /**
+   * Stores the conversation's summary, replacing any earlier one.
+   *
+   * @param conversationId - the conversation
+   * @param summary - its summary
+   */
   put(conversationId: string, summary: StoredSummary): Promise<void>;
 }

@@ -15,19 +15,39 @@ export interface TokenBudget {
 export interface HistoryBudgetOptions {
   /** The model's context window in tokens. */
   contextWindow: number;
-  /** Tokens kept free for the model's answer. */
+  /**
+   * Tokens kept free for the model's answer.
+   *
+   * @default 0
+   */
   reserveTokens?: number;
-  /** Tokens of the system prompt. */
+  /**
+   * Tokens of the system prompt.
+   *
+   * @default 0
+   */
   systemTokens?: number;
-  /** Tokens of the new input. */
+  /**
+   * Tokens of the new input.
+   *
+   * @default 0
+   */
   inputTokens?: number;
-  /** Optional per-message character cap, passed through. */
+  /**
+   * Optional per-message character cap, passed through.
+   *
+   * @default `undefined`: no cap
+   */
   maxCharsPerMessage?: number;
 }
 
 /**
  * The tokens a compressor may use under `budget`: `maxTokens - reserveTokens`.
  * Throws a {@link ContextError} (`invalid_budget`) for a malformed budget.
+ *
+ * @param budget - the budget
+ * @returns the tokens the output must fit
+ * @throws BudgetError (`invalid_budget`) for a malformed budget (see {@link assertValidBudget})
  */
 export function budgetLimit(budget: TokenBudget): number {
   assertValidBudget(budget);
@@ -37,6 +57,10 @@ export function budgetLimit(budget: TokenBudget): number {
 /**
  * Checks a budget: every number finite and not negative, `maxTokens` an integer and
  * `reserveTokens` not above it. Throws a {@link ContextError} (`invalid_budget`) naming the field.
+ *
+ * @param budget - the budget to check
+ * @param source - the package named in the error
+ * @throws BudgetError (`invalid_budget`) naming the field that is wrong
  */
 export function assertValidBudget(budget: TokenBudget, source?: string): void {
   if (typeof budget !== 'object' || budget === null) {
@@ -65,6 +89,11 @@ export function assertValidBudget(budget: TokenBudget, source?: string): void {
  * `contextWindow - systemTokens - inputTokens - reserveTokens`. Throws a {@link ContextError}
  * (`invalid_budget`) for a negative, NaN or infinite number, and (`budget_exceeded`) when the
  * system prompt, input and reserve alone do not fit the window.
+ *
+ * @param options - the window and what is taken from it
+ * @returns the history's budget
+ * @throws BudgetError (`invalid_budget`) for a count that is not a non-negative whole number
+ * @throws BudgetError (`budget_exceeded`) when the system prompt, input and reserve do not fit
  */
 export function deriveHistoryBudget(options: HistoryBudgetOptions): TokenBudget {
   const {

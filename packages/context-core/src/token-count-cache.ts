@@ -20,6 +20,10 @@ const entries = new WeakMap<Message, CountEntry>();
  * The count the library made of `message` with the counter named `counterName`, if it still
  * describes the message's content; `undefined` otherwise (never counted, another counter, or
  * content changed since).
+ *
+ * @param message - the message
+ * @param counterName - the counter's `name`
+ * @returns the count, or `undefined`
  */
 export function cachedTokenCount(message: Message, counterName: string): number | undefined {
   const entry = entries.get(message);
@@ -31,6 +35,10 @@ export function cachedTokenCount(message: Message, counterName: string): number 
  * Records that `message`, as its content is now, counts `tokens` by the counter named
  * `counterName`. For the library's counting and for stores reading back a count they made
  * themselves when the message was appended; never for a count a caller handed in.
+ *
+ * @param message - the message, as it will be read
+ * @param counterName - the `name` of the counter that counted it
+ * @param tokens - its tokens
  */
 export function rememberTokenCount(message: Message, counterName: string, tokens: number): void {
   entries.set(message, { counterName, tokens, snapshot: snapshotOf(message.content) });

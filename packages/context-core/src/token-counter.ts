@@ -17,11 +17,19 @@ import type { FilePart, ImagePart } from './message.js';
 export interface TokenCounter {
   /** Stable identifier of the tokenizer and its settings, stored beside cached counts. */
   readonly name: string;
-  /** Number of tokens in `text`. Must be deterministic, must not throw for any string. */
+  /**
+   * Number of tokens in `text`. Must be deterministic, must not throw for any string.
+   *
+   * @param text - any string
+   * @returns its tokens
+   */
   count(text: string): number;
   /**
    * Tokens an image or file costs the model this counter is for (its name must then say which
    * pricing it applies). Must be deterministic, must not throw for a valid part.
+   *
+   * @param part - the image or file part
+   * @returns its tokens
    */
   countMedia?(part: ImagePart | FilePart): number;
 }

@@ -6,6 +6,8 @@ const REF_PATTERN = /^toolout_[0-9a-f]{16}$/;
 /**
  * A new random tool output reference: `toolout_` and 16 hex digits (64 bits from Web Crypto's
  * `crypto.getRandomValues`, which Node 20, browsers and edge runtimes all provide).
+ *
+ * @returns the reference
  */
 export function createToolOutputRef(): string {
   const bytes = globalThis.crypto.getRandomValues(new Uint8Array(8));
@@ -14,7 +16,13 @@ export function createToolOutputRef(): string {
   return `toolout_${hex}`;
 }
 
-/** Throws a {@link ContextError} (`unknown_ref`) unless `ref` has the shape of a reference. */
+/**
+ * Throws a {@link ContextError} (`unknown_ref`) unless `ref` has the shape of a reference.
+ *
+ * @param ref - the value to check
+ * @param source - the package named in the error
+ * @throws StorageError (`unknown_ref`) when `ref` is not `toolout_` and 16 hex digits
+ */
 export function assertToolOutputRef(ref: unknown, source?: string): asserts ref is string {
   if (typeof ref !== 'string' || !REF_PATTERN.test(ref)) {
     throw new StorageError({
@@ -30,6 +38,11 @@ export function assertToolOutputRef(ref: unknown, source?: string): asserts ref 
  * The {@link ContextError} (`unknown_ref`) for a well-formed reference that a store does not hold
  * for `conversationId`. A store throws it alike for a reference never stored, evicted, or stored
  * for another conversation, so the error never tells that another conversation's output exists.
+ *
+ * @param ref - the reference
+ * @param conversationId - the conversation that asked for it
+ * @param source - the package named in the error
+ * @returns the error, to throw
  */
 export function unknownToolOutputRef(
   ref: string,

@@ -7,7 +7,8 @@ export interface ToolOutputScopeOptions {
    * Lets every conversation read every output of the store: `get` then returns an output
    * whichever conversation stored it (outputs are still stored with their conversation). For
    * stores whose conversations may all see one another's data, such as one user's sessions.
-   * Default `false`: a conversation reads only its own outputs.
+   *
+   * @default false (a conversation reads only its own outputs)
    */
   shareAcrossConversations?: boolean;
 }
@@ -15,6 +16,12 @@ export interface ToolOutputScopeOptions {
 /**
  * Whether `options` ask for a store shared across conversations; throws a {@link ContextError}
  * (`invalid_option`) for a `shareAcrossConversations` that is neither absent nor a boolean.
+ *
+ * @param options - the store's options
+ * @param source - the package named in the error
+ * @returns whether every conversation reads every output
+ * @throws InvalidOptionError (`invalid_option`) for a `shareAcrossConversations` that is not a
+ *   boolean
  */
 export function sharesAcrossConversations(
   options: ToolOutputScopeOptions | undefined,

@@ -22,7 +22,7 @@ export interface StoredToolOutput {
 }
 
 /**
- * Keeps full tool outputs out of the history (seed 004): `put` stores one and returns a short
+ * Keeps full tool outputs out of the history: `put` stores one and returns a short
  * reference to put in the history instead; `get` reads it back whole, byte for byte. A store is
  * storage only: reading part of an output (line ranges, grep, JSON paths) is `queryToolOutput` and
  * `readToolOutput` of `@ctxkit/tool-output-store`, on the text `get` returns.
@@ -42,6 +42,12 @@ export interface ToolOutputStore {
    * Stores an output of `conversationId` and returns its reference (`toolout_…`). Throws a
    * `ContextError` (`invalid_option`) before storing anything for an invalid conversation id, an
    * output that is not a string, meta without a tool name, or meta naming another conversation.
+   *
+   * @param conversationId - the conversation the output belongs to
+   * @param output - the tool's whole output
+   * @param meta - what to keep with it: the tool's name at least
+   * @returns the reference
+   * @throws InvalidOptionError (`invalid_option`) before storing anything, as above
    */
   put(conversationId: string, output: string, meta: ToolOutputMeta): Promise<string>;
   /**
@@ -49,6 +55,12 @@ export interface ToolOutputStore {
    * store), with its metadata. Throws a `ContextError` with code `invalid_option` for an invalid
    * conversation id, and `unknown_ref` for a reference it does not hold for that conversation
    * (malformed, never stored, evicted, or another conversation's).
+   *
+   * @param conversationId - the conversation asking
+   * @param ref - the reference `put` returned
+   * @returns the output and its metadata
+   * @throws InvalidOptionError (`invalid_option`) for an invalid conversation id
+   * @throws StorageError (`unknown_ref`) for a reference it does not hold for that conversation
    */
   get(conversationId: string, ref: string): Promise<StoredToolOutput>;
 }

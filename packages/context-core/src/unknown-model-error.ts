@@ -6,10 +6,16 @@ export interface UnknownModelErrorOptions {
   model: string;
   /**
    * What fixes it where the model was given, such as "Pass `contextWindow` and
-   * `maxOutputTokens`, or add it to `modelOverrides`."; the default names both kinds of fix.
+   * `maxOutputTokens`, or add it to `modelOverrides`.".
+   *
+   * @default a sentence naming both fixes: `contextWindow` and `maxOutputTokens`, or an override
    */
   fix?: string;
-  /** The package that raised it; defaults to `context-core`. */
+  /**
+   * The package that raised it.
+   *
+   * @default 'context-core'
+   */
   source?: string;
 }
 
@@ -23,6 +29,7 @@ export class UnknownModelError extends ContextError<'unknown_model'> {
   /** The model id as it was given. */
   readonly model: string;
 
+  /** @param options - the model id, and what fixes it */
   constructor(options: UnknownModelErrorOptions) {
     super({
       code: 'unknown_model',
@@ -36,7 +43,12 @@ export class UnknownModelError extends ContextError<'unknown_model'> {
     this.model = options.model;
   }
 
-  /** Whether `error` is an UnknownModelError (code `unknown_model`) from any copy of ctxkit. */
+  /**
+   * Whether `error` is an UnknownModelError (code `unknown_model`) from any copy of ctxkit.
+   *
+   * @param error - any value, such as what a `catch` caught
+   * @returns whether it is one
+   */
   static override isInstance(error: unknown): error is UnknownModelError {
     return ContextError.isInstance(error, 'unknown_model');
   }

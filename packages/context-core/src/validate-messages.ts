@@ -5,15 +5,35 @@ import { unstorableIdProblem } from './storable-id.js';
 
 /** Options of {@link validateMessages}. */
 export interface ValidateMessagesOptions {
-  /** Tool calls made before these messages (e.g. already stored) that results may answer. */
+  /**
+   * Tool calls made before these messages (e.g. already stored) that results may answer.
+   *
+   * @default []
+   */
   knownToolCallIds?: Iterable<string>;
-  /** Tool calls already answered before these messages; a second result for one is rejected. */
+  /**
+   * Tool calls already answered before these messages; a second result for one is rejected.
+   *
+   * @default []
+   */
   answeredToolCallIds?: Iterable<string>;
-  /** Approvals requested before these messages that responses may answer. */
+  /**
+   * Approvals requested before these messages that responses may answer.
+   *
+   * @default []
+   */
   knownApprovalIds?: Iterable<string>;
-  /** Approvals already answered before these messages; a second response to one is rejected. */
+  /**
+   * Approvals already answered before these messages; a second response to one is rejected.
+   *
+   * @default []
+   */
   answeredApprovalIds?: Iterable<string>;
-  /** The package validating, for the error prefix. */
+  /**
+   * The package validating, for the error prefix.
+   *
+   * @default 'context-core'
+   */
   source?: string;
 }
 

@@ -29,7 +29,11 @@ import { readHistory } from './read-history.js';
 export interface KyselyProviderOptions<Database = unknown> {
   /** An open Kysely instance on SQLite or PostgreSQL; the provider never closes it. */
   db: Kysely<Database>;
-  /** Counter for the token counts cached at append; default `createTiktokenCounter('o200k_base')`. */
+  /**
+   * Counter for the token counts cached at append.
+   *
+   * @default `createTiktokenCounter('o200k_base')`
+   */
   counter?: TokenCounter;
 }
 
@@ -64,6 +68,11 @@ export interface KyselyProvider extends HistoryStore, EventStore {
    *   await append('c1', { role: 'assistant', content: 'Done.' });
    * });
    * ```
+   *
+   * @param work - what to do in the transaction, with its `db` and `append`
+   * @returns what `work` resolved to, once committed
+   * @throws StorageError (`storage_failed`) when `work` throws an error that is not a ContextError,
+   *   or the database fails; a ContextError `work` throws is passed on as it is
    */
   transaction<Result>(work: (transaction: HistoryTransaction) => Promise<Result>): Promise<Result>;
   /** Waits for pending work and releases what the provider opened; later calls throw `closed`. */
@@ -74,6 +83,11 @@ export interface KyselyProvider extends HistoryStore, EventStore {
  * A provider on any Kysely instance speaking SQLite or PostgreSQL: the same queries and
  * migrations as {@link createSqliteProvider}, for users who outgrow one machine. The schema is
  * created or upgraded on first use. Throws a ContextError (`invalid_option`) for another dialect.
+ *
+ * @param options - the Kysely instance, and the counter
+ * @returns the provider; it never closes `db`
+ * @throws InvalidOptionError (`invalid_option`) for a dialect other than SQLite and PostgreSQL,
+ *   or a `counter` that is not a TokenCounter
  */
 export function createKyselyProvider<Database>(
   options: KyselyProviderOptions<Database>,

@@ -31,6 +31,10 @@ export interface KyselySummaryStoreOptions<Database = unknown> {
  * const provider = createSqliteProvider({ filename: 'agent.db' });
  * const summaries = createKyselySummaryStore({ db: provider.db });
  * ```
+ *
+ * @param options - the Kysely instance
+ * @returns the store; it never closes `db`
+ * @throws InvalidOptionError (`invalid_option`) for a dialect other than SQLite and PostgreSQL
  */
 export function createKyselySummaryStore<Database>(
   options: KyselySummaryStoreOptions<Database>,

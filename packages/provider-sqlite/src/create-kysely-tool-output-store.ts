@@ -50,6 +50,11 @@ export interface KyselyToolOutputStoreOptions<Database = unknown> extends ToolOu
  * const ref = await toolOutputs.put('c1', logs, { toolName: 'get_logs' });
  * const { text, meta } = await toolOutputs.get('c1', ref); // the whole output, as stored
  * ```
+ *
+ * @param options - the Kysely instance, and the scope
+ * @returns the store; it never closes `db`
+ * @throws InvalidOptionError (`invalid_option`) for a dialect other than SQLite and PostgreSQL,
+ *   or a `shareAcrossConversations` that is not a boolean
  */
 export function createKyselyToolOutputStore<Database>(
   options: KyselyToolOutputStoreOptions<Database>,

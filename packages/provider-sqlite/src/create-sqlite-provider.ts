@@ -9,13 +9,29 @@ import type { SqliteDatabase } from './sqlite-database.js';
 
 /** Options of {@link createSqliteProvider}: give exactly one of `filename` and `database`. */
 export interface SqliteProviderOptions {
-  /** Path of the database file, created when missing; `:memory:` for a private in-memory one. */
+  /**
+   * Path of the database file, created when missing; `:memory:` for a private in-memory one.
+   *
+   * @default `undefined`: `database` is given instead
+   */
   filename?: string;
-  /** An open better-sqlite3 database to use instead; it stays open when the provider closes. */
+  /**
+   * An open better-sqlite3 database to use instead; it stays open when the provider closes.
+   *
+   * @default `undefined`: the database is opened from `filename`
+   */
   database?: SqliteDatabase;
-  /** Counter for the token counts cached at append; default `createTiktokenCounter('o200k_base')`. */
+  /**
+   * Counter for the token counts cached at append.
+   *
+   * @default `createTiktokenCounter('o200k_base')`
+   */
   counter?: TokenCounter;
-  /** How long, in milliseconds, to wait for another connection's lock; default 5000. */
+  /**
+   * How long, in milliseconds, to wait for another connection's lock.
+   *
+   * @default 5000
+   */
   busyTimeoutMs?: number;
 }
 
@@ -34,6 +50,12 @@ export interface SqliteProviderOptions {
  * await provider.append('c1', { role: 'user', content: 'Hello' });
  * const history = await provider.getHistory('c1', { limit: 50 });
  * ```
+ *
+ * @param options - the file or the open database, the counter and the busy timeout
+ * @returns the provider
+ * @throws InvalidOptionError (`invalid_option`) for missing, conflicting or malformed options, or
+ *   when `filename` is given and better-sqlite3 cannot be loaded
+ * @throws StorageError (`storage_failed`) when the file cannot be opened or configured
  */
 export function createSqliteProvider(options: SqliteProviderOptions): KyselyProvider {
   const settings = Object.freeze({ ...options });

@@ -15,7 +15,16 @@ export interface HistoryTransaction {
    * your own tables in it.
    */
   readonly db: Transaction<ProviderTables>;
-  /** Like {@link KyselyProvider.append}, as part of this transaction: validated, counted, stored with it. */
+  /**
+   * Like {@link KyselyProvider.append}, as part of this transaction: validated, counted, stored
+   * with it.
+   *
+   * @param conversationId - the conversation to append to
+   * @param messages - one message or several, oldest first
+   * @returns the stored copies, in order
+   * @throws InvalidMessageError (`invalid_message`) before writing anything when a message is
+   *   invalid
+   */
   append(conversationId: string, messages: Message | readonly Message[]): Promise<Message[]>;
 }
 

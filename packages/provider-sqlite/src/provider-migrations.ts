@@ -22,6 +22,10 @@ export const MIGRATION_LOCK_TABLE = 'ctxkit_migration_lock';
  * The provider runs it on first use; call it yourself to migrate at deploy time.
  * Throws a ContextError (`storage_failed`) naming the migration that failed; on SQLite and
  * PostgreSQL a failed migration leaves nothing behind.
+ *
+ * @param database - an open Kysely instance on SQLite or PostgreSQL
+ * @throws InvalidOptionError (`invalid_option`) for a dialect other than SQLite and PostgreSQL
+ * @throws StorageError (`storage_failed`) naming the migration that failed
  */
 export async function migrateProvider<Database>(database: Kysely<Database>): Promise<void> {
   const db = database as unknown as Kysely<unknown>;

@@ -37,7 +37,7 @@ export const ANTHROPIC_IMAGE_TIERS: Readonly<
  *
  * @param model - A model id such as `claude-opus-4-7` or `claude-sonnet-4-5-20250929`.
  * @returns the model's tier
- * @throws ContextError with code `invalid_option` when `model` is not a non-empty string
+ * @throws InvalidOptionError (`invalid_option`) when `model` is not a non-empty string
  * @see https://platform.claude.com/docs/en/build-with-claude/vision ("Resolution and token cost")
  */
 export function anthropicImageTier(model: string): AnthropicImageTier {
@@ -59,7 +59,7 @@ export function anthropicImageTier(model: string): AnthropicImageTier {
  * @param caller - The public function, named in errors.
  * @param option - The argument it was given as.
  * @returns the tier
- * @throws ContextError with code `invalid_option` when a limit is not a positive integer
+ * @throws InvalidOptionError (`invalid_option`) when a limit is not a positive integer
  */
 export function checkAnthropicImageTier(
   tier: AnthropicImageTier,

@@ -10,7 +10,7 @@ const PATCH_SIDE = 28;
  *
  * @param size - The size Claude reads the image at, in pixels.
  * @returns the visual tokens
- * @throws ContextError with code `invalid_option` when a side is missing or not a positive integer
+ * @throws InvalidOptionError (`invalid_option`) when a side is missing or not a positive integer
  * @see https://platform.claude.com/docs/en/build-with-claude/vision ("Resolution and token cost")
  */
 export function anthropicVisualTokens(size: ImageSize): number {
@@ -28,7 +28,7 @@ export function anthropicVisualTokens(size: ImageSize): number {
  * @param size - The image's size in pixels.
  * @param tier - The model's resolution tier (`anthropicImageTier(model)`).
  * @returns the size Claude reads, before padding to whole patches
- * @throws ContextError with code `invalid_option` when a side is missing or not a positive
+ * @throws InvalidOptionError (`invalid_option`) when a side is missing or not a positive
  *   integer, or a tier limit is not a positive integer
  * @see https://platform.claude.com/docs/en/build-with-claude/vision-coordinates ("How Claude resizes and pads images")
  */

@@ -55,7 +55,7 @@ export const ANTHROPIC_TOOL_SYSTEM_PROMPT_TOKENS: Readonly<
  * @param model - A Claude model id such as `claude-sonnet-4-5-20250929`.
  * @param toolChoice - The request's `tool_choice` type; `auto` by default.
  * @returns the system prompt's tokens
- * @throws ContextError with code `invalid_option` when `model` is empty or `toolChoice` is not
+ * @throws InvalidOptionError (`invalid_option`) when `model` is empty or `toolChoice` is not
  *   one of `auto`, `none`, `any`, `tool`
  * @see https://platform.claude.com/docs/en/agents-and-tools/tool-use/overview ("Pricing")
  */

@@ -25,7 +25,7 @@ export function invalidOption(
 /**
  * Checks that `value` is an integer of at least `minimum` (a safe integer: no NaN, no infinity).
  *
- * @throws ContextError with code `invalid_option` when it is not.
+ * @throws InvalidOptionError (`invalid_option`) when it is not.
  */
 export function checkInteger(
   caller: string,
@@ -43,7 +43,7 @@ export function checkInteger(
 /**
  * Checks that `value` is one of `allowed`.
  *
- * @throws ContextError with code `invalid_option` when it is not.
+ * @throws InvalidOptionError (`invalid_option`) when it is not.
  */
 export function checkOneOf<T extends string>(
   caller: string,
@@ -60,7 +60,7 @@ export function checkOneOf<T extends string>(
 /**
  * Checks that `value` is a non-empty string.
  *
- * @throws ContextError with code `invalid_option` when it is not.
+ * @throws InvalidOptionError (`invalid_option`) when it is not.
  */
 export function checkName(caller: string, option: string, value: unknown): string {
   if (typeof value !== 'string' || value.length === 0) {

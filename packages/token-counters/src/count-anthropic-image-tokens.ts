@@ -24,7 +24,7 @@ const CALLER = 'countAnthropicImageTokens';
  * @param image - The image's size in pixels, or neither side when unknown.
  * @param model - A Claude model id (its tier is looked up with `anthropicImageTier`), or a tier.
  * @returns the image's input tokens, an integer of at least 1
- * @throws ContextError with code `invalid_option` when a side is not a positive integer, only one
+ * @throws InvalidOptionError (`invalid_option`) when a side is not a positive integer, only one
  *   side is given, `model` is an empty string, or a tier's limits are not positive integers
  * @see https://platform.claude.com/docs/en/build-with-claude/vision ("Resolution and token cost")
  */

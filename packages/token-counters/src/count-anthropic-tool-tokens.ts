@@ -18,7 +18,7 @@ import { checkToolDeclarations, type ToolDeclaration } from './tool-declaration.
  * @param model - The Claude model id, for the system prompt's size.
  * @param toolChoice - The request's `tool_choice` type; `auto` by default.
  * @returns the estimated tokens of the tools
- * @throws ContextError with code `invalid_option` when a declaration is malformed, `model` is
+ * @throws InvalidOptionError (`invalid_option`) when a declaration is malformed, `model` is
  *   empty or `toolChoice` is not one of `auto`, `none`, `any`, `tool`
  * @see https://platform.claude.com/docs/en/agents-and-tools/tool-use/overview ("Pricing")
  */

@@ -71,7 +71,7 @@ const MOST_TILED_IMAGE: ImageSize = Object.freeze({ width: FIT_SIDE, height: SMA
  * @param model - A Gemini model id such as `gemini-2.5-flash` or `gemini-3-pro-preview`; a
  *   `models/` or gateway prefix is ignored.
  * @returns the image's input tokens
- * @throws ContextError with code `invalid_option` when a side is not a positive integer, only one
+ * @throws InvalidOptionError (`invalid_option`) when a side is not a positive integer, only one
  *   side is given, `mediaResolution` is not one of its values, or `model` is not a Gemini id
  * @see https://ai.google.dev/gemini-api/docs/tokens ("Count multimodal tokens")
  * @see https://ai.google.dev/gemini-api/docs/media-resolution ("Token counts", Gemini 3)

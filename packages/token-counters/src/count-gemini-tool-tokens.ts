@@ -10,7 +10,7 @@ import { checkToolDeclarations, type ToolDeclaration } from './tool-declaration.
  * @param tools - The function declarations sent with the request.
  * @param counter - A text counter standing in for Gemini's tokenizer.
  * @returns the estimated tokens of the declarations
- * @throws ContextError with code `invalid_option` when a declaration has no name, a description
+ * @throws InvalidOptionError (`invalid_option`) when a declaration has no name, a description
  *   that is not a string, or parameters that are not a JSON object
  * @see https://ai.google.dev/gemini-api/docs/function-calling ("Function declarations")
  */

@@ -46,7 +46,7 @@ const CALLER = 'countOpenAIImageTokens';
  * @param model - A model id looked up in `OPENAI_IMAGE_TOKENIZATION`, or a tokenization of
  *   your own for a model the table does not have.
  * @returns the image's input tokens, an integer of at least 1
- * @throws ContextError with code `invalid_option` when a side is not a positive integer, only one
+ * @throws InvalidOptionError (`invalid_option`) when a side is not a positive integer, only one
  *   side is given, `detail` is not one of `low`, `high`, `original`, `auto`, `original` is asked
  *   of a model without it, the model is not in the table, or the image needs more than the
  *   30,000 patches the API accepts (possible only where a sizing has no patch budget)

@@ -61,7 +61,7 @@ const COUNTED_KEYS = new Set(['type', 'description', 'enum']);
  * @param model - The model id; `gpt-3.5-turbo…` and `gpt-4`, `gpt-4-…` (not `gpt-4o`, `gpt-4.1`)
  *   use their own framing. Default `gpt-4o`.
  * @returns the estimated tokens of the tool declarations
- * @throws ContextError with code `invalid_option` when a declaration has no name, a description
+ * @throws InvalidOptionError (`invalid_option`) when a declaration has no name, a description
  *   that is not a string or parameters that are not an object, or `model` is empty
  * @see https://cookbook.openai.com/examples/how_to_count_tokens_with_tiktoken
  */

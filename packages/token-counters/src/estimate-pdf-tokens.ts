@@ -79,7 +79,7 @@ const PROVIDERS = ['openai', 'anthropic', 'gemini'] as const;
  * @param pdf - The page count and the extracted text's tokens, each when known.
  * @param target - The provider and model, with OpenAI's `detail` or Gemini's `mediaResolution`.
  * @returns the estimated input tokens of the PDF
- * @throws ContextError with code `invalid_option` when `pages` is not a positive integer,
+ * @throws InvalidOptionError (`invalid_option`) when `pages` is not a positive integer,
  *   `textTokens` not a non-negative integer, the provider unknown, the model not one of the
  *   provider's (Gemini), or a setting not one of its values (including `ultra_high` for a PDF)
  * @see https://platform.claude.com/docs/en/build-with-claude/pdf-support ("Estimate your costs")

@@ -19,7 +19,7 @@ export interface TextFile {
  * @param file - The file's text, or its size in bytes.
  * @param counter - The text counter for the target model.
  * @returns the file's estimated input tokens
- * @throws ContextError with code `invalid_option` when neither `text` nor `byteLength` is given,
+ * @throws InvalidOptionError (`invalid_option`) when neither `text` nor `byteLength` is given,
  *   `text` is not a string, or `byteLength` is not a non-negative integer
  * @see https://ai.google.dev/gemini-api/docs/document-processing ("Document types")
  */

@@ -7,7 +7,7 @@ import { checkName, invalidOption } from './check-option.js';
  * @param model - The model id.
  * @param caller - The public function, named in errors.
  * @returns the major version
- * @throws ContextError with code `invalid_option` when `model` is not a Gemini model id
+ * @throws InvalidOptionError (`invalid_option`) when `model` is not a Gemini model id
  */
 export function geminiMajorVersion(model: string, caller: string): number {
   checkName(caller, 'model', model);

@@ -25,6 +25,8 @@ import { isSingleTokenCharacter, listSingleTokenCharacters } from './single-toke
  * (`0.75 × exact`) fall short of it; docs/token-counting.md lists the other patterns it misses.
  * Not exact: use `createTiktokenCounter` when the count must match the model's.
  *
+ * @returns the counter, named `heuristic:v2`
+ *
  * @example
  * ```ts
  * const counter = createHeuristicCounter();

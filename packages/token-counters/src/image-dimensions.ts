@@ -26,7 +26,7 @@ export interface ImageSize {
  * @param image - The image as the caller gave it.
  * @param caller - The public function, named in errors.
  * @returns the size, or undefined for an image of unknown size
- * @throws ContextError with code `invalid_option` when `image` is not an object, only one side is
+ * @throws InvalidOptionError (`invalid_option`) when `image` is not an object, only one side is
  *   given, or a side is not a positive integer (negative, zero, fractional, NaN, infinite)
  */
 export function imageSizeOf(image: ImageDimensions, caller: string): ImageSize | undefined {
@@ -47,7 +47,7 @@ export function imageSizeOf(image: ImageDimensions, caller: string): ImageSize |
  * @param image - The image as the caller gave it.
  * @param caller - The public function, named in errors.
  * @returns the size
- * @throws ContextError with code `invalid_option` when `image` is not an object or a side is
+ * @throws InvalidOptionError (`invalid_option`) when `image` is not an object or a side is
  *   missing or not a positive integer
  */
 export function requireImageSize(image: ImageSize, caller: string): ImageSize {

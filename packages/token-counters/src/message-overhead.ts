@@ -71,7 +71,7 @@ export const MESSAGE_OVERHEAD: Readonly<Record<Provider, MessageOverhead>> = Obj
  * @param messageCount - Messages in the request (a non-negative integer).
  * @param namedMessages - How many of them carry a `name` field (OpenAI); 0 by default.
  * @returns the framing's tokens
- * @throws ContextError with code `invalid_option` when the provider is unknown, a count is not a
+ * @throws InvalidOptionError (`invalid_option`) when the provider is unknown, a count is not a
  *   non-negative integer, or more messages are named than there are
  * @see https://cookbook.openai.com/examples/how_to_count_tokens_with_tiktoken
  */

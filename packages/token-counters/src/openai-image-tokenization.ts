@@ -114,7 +114,7 @@ export const OPENAI_IMAGE_TOKENIZATION: Readonly<Record<string, OpenAIImageToken
  * @param model - A model id such as `gpt-4o` or `gpt-5.4-mini-2026-03-17`; a gateway prefix
  *   (`openai/`) is ignored.
  * @returns the model's tokenization
- * @throws ContextError with code `invalid_option` when the model is not in the table (pass an
+ * @throws InvalidOptionError (`invalid_option`) when the model is not in the table (pass an
  *   {@link OpenAIImageTokenization} of your own to the counting function instead)
  * @see {@link OPENAI_IMAGE_SOURCE}
  */

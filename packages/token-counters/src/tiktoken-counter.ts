@@ -25,7 +25,8 @@ export type TiktokenEncodingName = 'o200k_base' | 'cl100k_base';
  * piece counts (at most 32,768 pieces of up to 64 characters).
  *
  * @param encoding - The encoding; `o200k_base` by default.
- * @throws ContextError with code `invalid_option` when `encoding` is not a supported name.
+ * @returns the counter, named `tiktoken:<encoding>`
+ * @throws InvalidOptionError (`invalid_option`) when `encoding` is not a supported name.
  * @example
  * ```ts
  * const counter = createTiktokenCounter();

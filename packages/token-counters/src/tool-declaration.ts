@@ -23,7 +23,7 @@ export interface ToolDeclaration {
  * @param tools - The declarations as the caller gave them.
  * @param caller - The public function, named in errors.
  * @returns the same list
- * @throws ContextError with code `invalid_option` naming the index of the first bad declaration
+ * @throws InvalidOptionError (`invalid_option`) naming the index of the first bad declaration
  */
 export function checkToolDeclarations(
   tools: readonly ToolDeclaration[],

@@ -7,23 +7,49 @@ import { SAMPLE_TEXT_KINDS, type SampleTextKind, sampleText } from './sample-tex
 
 /** Options of {@link arbitraryHistory}. */
 export interface HistoryArbitraryOptions {
-  /** Fewest user turns; default 0. */
+  /**
+   * Fewest user turns.
+   *
+   * @default 0
+   */
   minTurns?: number;
-  /** Most user turns; default 6. */
+  /**
+   * Most user turns.
+   *
+   * @default 8
+   */
   maxTurns?: number;
-  /** Largest tool output in characters; default 20,000. */
+  /**
+   * Largest tool output in characters.
+   *
+   * @default 20000
+   */
   maxOutputChars?: number;
-  /** Whether messages get `meta.pinned` now and then; default true. */
+  /**
+   * Whether messages get `meta.pinned` now and then.
+   *
+   * @default true
+   */
   pinned?: boolean;
-  /** Whether the history may start with a system prompt; default true. */
+  /**
+   * Whether the history may start with a system prompt.
+   *
+   * @default true
+   */
   system?: boolean;
-  /** Whether assistant steps may end with tool calls that have no results yet; default true. */
+  /**
+   * Whether assistant steps may end with tool calls that have no results yet.
+   *
+   * @default true
+   */
   pendingCalls?: boolean;
   /**
    * Whether histories hold every part kind beyond text and tool calls: images and files (bytes,
-   * base64, URLs), reasoning of every form (signed, redacted, encrypted, plain, first-model
+   * base64, URLs), reasoning of every form (signed, redacted, encrypted, plain, and the older
    * `thinking`), JSON and content tool outputs, provider-executed tools, approvals, opaque parts
-   * and `providerOptions` on messages and parts; default true.
+   * and `providerOptions` on messages and parts.
+   *
+   * @default true
    */
   richParts?: boolean;
 }
@@ -35,6 +61,9 @@ export interface HistoryArbitraryOptions {
  * shape (one message per result, or several results in one message), and now and then a
  * pending call in the newest step; with `richParts`, provider options and opaque parts too. Every message has a unique `id` (`h0`, `h1`, …) and every
  * history passes `validateMessages`.
+ *
+ * @param options - the histories' size and which kinds of message and part they hold
+ * @returns the fast-check arbitrary
  */
 export function arbitraryHistory(options: HistoryArbitraryOptions = {}): fc.Arbitrary<Message[]> {
   const {
@@ -216,6 +245,10 @@ export function arbitraryHistory(options: HistoryArbitraryOptions = {}): fc.Arbi
  * A history and a budget for it, as a compressor meets them: `maxTokens` anywhere from nothing to
  * half again the history's size by `counter`, a reserve now and then, and in half of the cases
  * token counts cached on the messages as a store delivers them.
+ *
+ * @param counter - the counter the budget and the cached counts are measured with
+ * @param options - the histories, as for {@link arbitraryHistory}
+ * @returns the fast-check arbitrary of `{ messages, budget }`
  */
 export function arbitraryHistoryWithBudget(
   counter: TokenCounter,

@@ -31,7 +31,15 @@ export interface MeasuredCompressionCase extends CompressionCase {
   limit: number;
 }
 
-/** Counts a case's totals once, for the invariants to share. */
+/**
+ * Counts a case's totals once, for the invariants to share.
+ *
+ * @param compression - the input, output, report, budget and counter of one compression
+ * @returns the case with its totals and limit
+ * @throws BudgetError (`invalid_budget`) for a malformed budget
+ * @throws InvalidOptionError (`invalid_option`) when the counter's `countMedia` prices a part at
+ *   anything but a non-negative integer
+ */
 export function measureCompressionCase(compression: CompressionCase): MeasuredCompressionCase {
   return {
     ...compression,
@@ -230,7 +238,15 @@ export const compressionInvariants = Object.freeze({
   },
 });
 
-/** Tokens of what a compressor must keep: system and pinned units plus the newest unit. */
+/**
+ * Tokens of what a compressor must keep: system and pinned units plus the newest unit.
+ *
+ * @param messages - the history, oldest first
+ * @param counter - the counter to count with
+ * @returns the tokens
+ * @throws InvalidOptionError (`invalid_option`) when the counter's `countMedia` prices a part at
+ *   anything but a non-negative integer
+ */
 export function mandatoryTokens(messages: readonly Message[], counter: TokenCounter): number {
   const units = groupUnits(messages);
   let total = 0;

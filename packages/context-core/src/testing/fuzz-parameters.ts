@@ -30,7 +30,12 @@ export function fuzzParameters(defaultRuns: number): FuzzParameters {
   return { seed: fuzzSeed(), numRuns: fuzzRuns(defaultRuns) };
 }
 
-/** The seed from `CTXKIT_FUZZ_SEED`, or the fixed default. */
+/**
+ * The seed from `CTXKIT_FUZZ_SEED`, or the fixed default.
+ *
+ * @returns the seed, as a 32-bit integer
+ * @throws Error when `CTXKIT_FUZZ_SEED` is set to something other than an integer
+ */
 export function fuzzSeed(): number {
   const raw = environmentVariable('CTXKIT_FUZZ_SEED');
   if (raw === undefined) return DEFAULT_FUZZ_SEED;

@@ -3,6 +3,10 @@
  * objects with the same keys and equal values, bytes (`Uint8Array`, `ArrayBuffer`) with the same
  * contents, `URL`s with the same address. Keys whose value is `undefined` count as absent, as in
  * JSON. What a message model kit means by "deep-equal"; no `node:` import, so it runs anywhere.
+ *
+ * @param a - one value
+ * @param b - the other
+ * @returns whether they hold the same data
  */
 export function sameData(a: unknown, b: unknown): boolean {
   if (Object.is(a, b)) return true;

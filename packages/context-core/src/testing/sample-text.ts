@@ -25,6 +25,11 @@ const BASE64 = Array.from('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0
 /**
  * Deterministic text of about `length` characters: the same `(kind, length, seed)` gives the same
  * string. Fast enough to build large tool outputs inside property tests.
+ *
+ * @param kind - what the text looks like, one of {@link SAMPLE_TEXT_KINDS}
+ * @param length - about how many characters
+ * @param seed - any integer; the same seed gives the same text
+ * @returns the text
  */
 export function sampleText(kind: SampleTextKind, length: number, seed: number): string {
   const random = mulberry32(seed);

@@ -23,15 +23,29 @@ export interface TestCompressorOptions {
   /** Makes the compressor under test. */
   create: () => ContextCompressor;
   /**
-   * Counter the compressor is run with and budgets are set by; default {@link kitCounter}. The
-   * contract holds for every counter: pass the one the compressor will run with to check it too.
+   * Counter the compressor is run with and budgets are set by. The contract holds for every
+   * counter: pass the one the compressor will run with to check it too.
+   *
+   * @default {@link kitCounter}
    */
   counter?: TokenCounter;
-  /** Random histories each invariant is checked on; default 100 (ten times as many in `pnpm fuzz`). */
+  /**
+   * Random histories each invariant is checked on (ten times as many in `pnpm fuzz`).
+   *
+   * @default 100
+   */
   numRuns?: number;
-  /** Shape of the random histories. */
+  /**
+   * Shape of the random histories.
+   *
+   * @default {}
+   */
   histories?: HistoryArbitraryOptions;
-  /** Timeout of each property, in milliseconds; default the runner's `testTimeout`. */
+  /**
+   * Timeout of each property, in milliseconds.
+   *
+   * @default the runner's `testTimeout`
+   */
   timeoutMs?: number;
 }
 
@@ -46,6 +60,10 @@ type InvariantName = keyof typeof compressionInvariants;
  * grows, cached counts true, a true report, input untouched and the same output on a second run,
  * plus each promise the compressor's `guarantees` make (within budget, unchanged when it fits,
  * tool pairs intact, first user message kept); then empty input and malformed budgets.
+ *
+ * @param options - the compressor to test and how hard to test it
+ * @throws Error when `CTXKIT_FUZZ_SEED` or `CTXKIT_FUZZ_RUNS` is not a valid number (see
+ *   `fuzzParameters`)
  */
 export function testCompressor(options: TestCompressorOptions): void {
   const counter = options.counter ?? kitCounter;
@@ -138,6 +156,10 @@ function appliesTo(name: InvariantName, guarantees: CompressorGuarantees): boole
  * The history with a lie on every message: a `tokens` field of 0 or 1 that names the counter, as
  * a caller might hand in (a stale count after an edit, or a forged one). A compressor must give
  * the same output for it as for the honest history, fields aside.
+ *
+ * @param messages - the history
+ * @param counter - the counter the forged fields name
+ * @returns copies of the messages with forged `tokens` and `tokenCounter`
  */
 export function forgeCounts(messages: readonly Message[], counter: TokenCounter): Message[] {
   return messages.map((message, index) => ({

@@ -7,13 +7,19 @@ export interface TestEventStoreOptions<Store extends EventStore> {
   name: string;
   /** Makes an empty store. */
   create: () => Promise<Store>;
-  /** Releases a store. */
+  /**
+   * Releases a store.
+   *
+   * @default `undefined`: nothing to release
+   */
   destroy?: (store: Store) => Promise<void>;
 }
 
 /**
  * The event store conformance suite: events read back exactly, oldest first, filtered by
  * conversation and type.
+ *
+ * @param options - how to make and release the store under test
  */
 export function testEventStore<Store extends EventStore>(
   options: TestEventStoreOptions<Store>,

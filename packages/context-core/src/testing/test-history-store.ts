@@ -17,11 +17,23 @@ export interface TestHistoryStoreOptions<Store extends HistoryStore> {
   counter: TokenCounter;
   /** Makes an empty store. */
   create: () => Promise<Store>;
-  /** Opens the same data again through a new connection, to prove persistence. */
+  /**
+   * Opens the same data again through a new connection, to prove persistence.
+   *
+   * @default `undefined`: persistence is not tested
+   */
   reopen?: (store: Store) => Promise<Store>;
-  /** Releases a store (close connections, remove files). */
+  /**
+   * Releases a store (close connections, remove files).
+   *
+   * @default `undefined`: nothing to release
+   */
   destroy?: (store: Store) => Promise<void>;
-  /** Random histories in the round-trip property; default 100 (each is a real append). */
+  /**
+   * Random histories in the round-trip property (each is a real append).
+   *
+   * @default 100
+   */
   numRuns?: number;
 }
 
@@ -34,6 +46,8 @@ export interface TestHistoryStoreOptions<Store extends HistoryStore> {
  * attacks the store as a hostile caller would: forged token counts, arrays with holes, cyclic,
  * BigInt, Date, NaN and 100,000-level deep data, huge limits, and ids with lone surrogates; each
  * must be refused with a typed error (or, for counts, recounted) and change nothing stored.
+ *
+ * @param options - how to make, reopen and release the store under test
  */
 export function testHistoryStore<Store extends HistoryStore>(
   options: TestHistoryStoreOptions<Store>,

@@ -11,9 +11,17 @@ export interface TestSummaryStoreOptions<Store extends SummaryStore> {
   name: string;
   /** Makes an empty store. */
   create: () => Promise<Store>;
-  /** Opens the same data again, to prove persistence. */
+  /**
+   * Opens the same data again, to prove persistence.
+   *
+   * @default `undefined`: persistence is not tested
+   */
   reopen?: (store: Store) => Promise<Store>;
-  /** Releases a store. */
+  /**
+   * Releases a store.
+   *
+   * @default `undefined`: nothing to release
+   */
   destroy?: (store: Store) => Promise<void>;
 }
 
@@ -22,6 +30,8 @@ export interface TestSummaryStoreOptions<Store extends SummaryStore> {
  * kilobytes), one per conversation, replaced as a whole by `put`, clear errors for bad
  * conversation ids and malformed summaries (leaving the stored one as it was), and persistence
  * when `reopen` is given.
+ *
+ * @param options - how to make, reopen and release the store under test
  */
 export function testSummaryStore<Store extends SummaryStore>(
   options: TestSummaryStoreOptions<Store>,

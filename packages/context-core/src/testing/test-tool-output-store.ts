@@ -12,11 +12,23 @@ export interface TestToolOutputStoreOptions<Store extends ToolOutputStore> {
   name: string;
   /** Makes an empty store, scoped to conversations (the default of every store). */
   create: () => Promise<Store>;
-  /** Makes an empty store created with `shareAcrossConversations: true`, when the store offers it. */
+  /**
+   * Makes an empty store created with `shareAcrossConversations: true`, when the store offers it.
+   *
+   * @default `undefined`: sharing is not tested
+   */
   createShared?: () => Promise<Store>;
-  /** Opens the same data again, to prove persistence. */
+  /**
+   * Opens the same data again, to prove persistence.
+   *
+   * @default `undefined`: persistence is not tested
+   */
   reopen?: (store: Store) => Promise<Store>;
-  /** Releases a store. */
+  /**
+   * Releases a store.
+   *
+   * @default `undefined`: nothing to release
+   */
   destroy?: (store: Store) => Promise<void>;
 }
 
@@ -27,6 +39,8 @@ export interface TestToolOutputStoreOptions<Store extends ToolOutputStore> {
  * stored for (another conversation's reference refused exactly like one never stored); reading
  * across conversations when `createShared` is given; persistence when `reopen` is given. A store
  * is storage only: querying a part of an output is `@ctxkit/tool-output-store`'s, and tested there.
+ *
+ * @param options - how to make, reopen and release the store under test
  */
 export function testToolOutputStore<Store extends ToolOutputStore>(
   options: TestToolOutputStoreOptions<Store>,
