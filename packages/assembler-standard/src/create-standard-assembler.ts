@@ -19,18 +19,35 @@ export const DEFAULT_EMPTY_OUTPUT_TEXT = '(no output)';
 
 /** Options of {@link createStandardAssembler}. */
 export interface StandardAssemblerOptions {
-  /** A tool result without its call, or a call without its result: drop and report (default), or throw. */
+  /**
+   * A tool result without its call, or a call without its result: drop and report, or throw.
+   *
+   * @default 'drop'
+   */
   orphans?: OrphanPolicy;
-  /** Text of the user message put first when the conversation would start with the assistant. */
+  /**
+   * Text of the user message put first when the conversation would start with the assistant.
+   *
+   * @default {@link DEFAULT_LEADING_USER_TEXT}, `'(continued)'`
+   */
   leadingUserText?: string;
-  /** Output given to tool results whose output is blank (Anthropic rejects empty results). */
+  /**
+   * Output given to tool results whose output is blank (Anthropic rejects empty results).
+   *
+   * @default {@link DEFAULT_EMPTY_OUTPUT_TEXT}, `'(no output)'`
+   */
   emptyOutputText?: string;
-  /** Called with each repair, in order, after each `assemble` has put the prompt together. */
+  /**
+   * Called with each repair, in order, after each `assemble` has put the prompt together.
+   *
+   * @param repair - one change made to the prompt
+   * @default none: repairs are not reported
+   */
   onRepair?: (repair: PromptRepair) => void;
 }
 
 /**
- * Seed 002's StandardAssembler: system, then the compressed history, then the new input (a string
+ * The standard prompt assembler: system, then the compressed history, then the new input (a string
  * becomes a user message), as a prompt both `toOpenAIChat` and `toAnthropic` accept. Every system
  * message goes first (the given ones, then those of the history, in order); a summary
  * (`meta.kind: 'summary'`) goes right after them wherever it was, with its tool unit when it calls
@@ -45,8 +62,15 @@ export interface StandardAssemblerOptions {
  * does not remove or repair comes out deep-equal to what went in, `providerOptions` included
  * (the same object); sealed reasoning is never edited. Input messages are never mutated;
  * changed messages are copies without cached token counts, unchanged ones are passed through.
- * Throws a `ContextError` for malformed input (naming where and the index) and
- * (`empty_prompt`) when nothing but system messages is left to send.
+ *
+ * @param options - how orphans are handled, the texts of repairs, and who hears of them
+ * @returns a frozen `PromptAssembler`
+ * @throws InvalidOptionError (`invalid_option`) at creation when `orphans` is neither `'drop'`
+ *   nor `'throw'`, `leadingUserText` or `emptyOutputText` has no visible character, or `onRepair`
+ *   is not a function
+ * @throws InvalidMessageError from `assemble`: `invalid_message` for malformed input (naming
+ *   `system`, `history` or `input` and the index), `orphan_tool_call` / `orphan_tool_result` for
+ *   an orphan under `orphans: 'throw'`, `empty_prompt` when nothing but system messages is left
  */
 export function createStandardAssembler(options: StandardAssemblerOptions = {}): PromptAssembler {
   const orphans = options.orphans ?? 'drop';
@@ -71,6 +95,14 @@ export function createStandardAssembler(options: StandardAssemblerOptions = {}):
     throw invalidOption('onRepair', onRepair, 'a function');
   }
   return Object.freeze({
+    /**
+     * The prompt for `input`, repaired so that both wire formats accept it.
+     *
+     * @param input - the system prompt, the compressed history and the new input
+     * @returns the messages to send, system messages first
+     * @throws InvalidMessageError (`invalid_message`, `orphan_tool_call`, `orphan_tool_result`,
+     *   `empty_prompt`) as {@link createStandardAssembler} describes
+     */
     assemble(input: AssembleInput): Message[] {
       const { messages, repairs } = assemblePrompt(input, settings);
       if (onRepair) for (const repair of repairs) onRepair(repair);

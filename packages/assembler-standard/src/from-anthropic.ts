@@ -29,13 +29,17 @@ const FORMAT = 'Anthropic';
  * `server_tool_use` as a provider-executed call and its `<tool>_tool_result` as that call's
  * result with JSON output. `image` and `document` blocks become image and file parts (a `text`
  * document as a `text/plain` file, `title` as the file name); `cache_control` becomes
- * `providerOptions.anthropic.cacheControl` of the part. Throws a `ContextError` naming the index
- * for malformed input (`invalid_wire`), for what ctxkit cannot carry such as citations, files by
- * id or search results (`unsupported_wire`), for a `tool_result` before another block or
- * answering no earlier `tool_use`, for a server tool result answering no `server_tool_use`
- * before it in its message, and for a duplicate id. `toAnthropic(fromAnthropic(request))` equals
- * the request's `system` and `messages` when it passes `validateAnthropic` and is in the form
- * `toAnthropic` writes (see the package docs).
+ * `providerOptions.anthropic.cacheControl` of the part. `toAnthropic(fromAnthropic(request))`
+ * equals the request's `system` and `messages` when it passes `validateAnthropic` and is in the
+ * form `toAnthropic` writes (see the package docs).
+ *
+ * @param request - an Anthropic Messages request body, or just its `system` and `messages`
+ * @returns the ctxkit messages: the system prompt first when there is one, then the turns in order
+ * @throws InvalidMessageError naming the message index and the path: `invalid_wire` for
+ *   malformed input, for a `tool_result` before another block or answering no earlier
+ *   `tool_use`, for a server tool result answering no `server_tool_use` before it in its
+ *   message, and for a duplicate id; `unsupported_wire` for what ctxkit cannot carry, such as
+ *   citations, files by id or search results
  */
 export function fromAnthropic(request: unknown): Message[] {
   const { system, messages } = checkAnthropicShape(request, 'strict');

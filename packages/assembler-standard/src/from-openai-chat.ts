@@ -16,11 +16,17 @@ const FORMAT = 'OpenAI chat';
  * parts, text first; each `tool` message becomes a tool message with one result, its tool name
  * taken from the matching call, a string content as a string output and text parts as content
  * output. `arguments` that parse as JSON become the parsed value; text that is not JSON, or is
- * the JSON of a string, is kept as the string input. Throws a `ContextError` naming the index
- * for malformed input (`invalid_wire`), for what ctxkit cannot carry such as files by id,
- * `name` or refusals (`unsupported_wire`), and for a tool message that answers no earlier call
- * or answers one twice. `toOpenAIChat(fromOpenAIChat(wire))` equals `wire` when `wire` passes
- * `validateOpenAIChat` and is in the form `toOpenAIChat` writes (see the package docs).
+ * the JSON of a string, is kept as the string input. `toOpenAIChat(fromOpenAIChat(wire))` equals
+ * `wire` when `wire` passes `validateOpenAIChat` and is in the form `toOpenAIChat` writes (see
+ * the package docs).
+ *
+ * @param messages - the `messages` array of a Chat Completions request
+ * @returns the ctxkit messages, one per wire message, in order
+ * @throws InvalidMessageError naming the message index and the path: `invalid_wire` for
+ *   malformed input, for an assistant message with neither content nor tool calls, for a
+ *   duplicate call id and for a tool message that answers no earlier call or answers one
+ *   twice; `unsupported_wire` for what ctxkit cannot carry, such as files by id, `name` or
+ *   refusals
  */
 export function fromOpenAIChat(messages: unknown): Message[] {
   const list = checkOpenAIChatShape(messages, 'strict');

@@ -17,8 +17,10 @@ export interface RedactedThinkingPart extends ThinkingPart {
 }
 
 /**
- * Whether `part` is a first-model {@link RedactedThinkingPart}.
+ * Whether `part` is a {@link RedactedThinkingPart} of the deprecated `thinking` kind.
  *
+ * @param part - any part of a message
+ * @returns `true` for a `thinking` part with `redacted: true` and a string `signature`
  * @deprecated Redacted reasoning is now a `ReasoningPart` with `redactedData`.
  */
 export function isRedactedThinking(part: Part): part is RedactedThinkingPart {

@@ -14,7 +14,11 @@ export type OrphanPolicy = 'drop' | 'throw';
 
 /** Options of {@link repairToolPairs}. */
 export interface RepairToolPairsOptions {
-  /** Drop orphans and report them (default), or throw a `ContextError` for the first one. */
+  /**
+   * Drop orphans and report them, or throw a `ContextError` for the first one.
+   *
+   * @default 'drop'
+   */
   orphans?: OrphanPolicy;
 }
 
@@ -82,10 +86,17 @@ export interface RepairedToolPairs {
  * answering calls of several messages is split, each copy keeping its `id` and
  * `providerOptions`. Parts that stay are the same objects; changed messages are copies without
  * cached token counts; the input is not mutated. With `orphans: 'throw'` the first orphan throws
- * a `ContextError` naming its index instead: `orphan_tool_call` for a call or an approval
- * request, `orphan_tool_result` for a result or an approval response. Malformed messages, a
- * duplicate call id, a result before its call and a second result for a call throw
- * `invalid_message`. Linear in the number of parts.
+ * instead. Linear in the number of parts.
+ *
+ * @param messages - the history, oldest first
+ * @param options - whether orphans are dropped or thrown
+ * @returns the repaired messages, the input index each came from, and the repairs made
+ * @throws InvalidOptionError (`invalid_option`) when `orphans` is neither `'drop'` nor `'throw'`
+ * @throws InvalidMessageError (`invalid_message`) for malformed messages, a duplicate call id, a
+ *   result before its call and a second result for a call; under `orphans: 'throw'`, naming
+ *   the first orphan's index, `orphan_tool_call` for a call without its result or an approval
+ *   request whose call is gone, `orphan_tool_result` for a result whose call is gone or an
+ *   approval response whose request is gone
  */
 export function repairToolPairs(
   messages: readonly Message[],

@@ -45,8 +45,8 @@ import { validateAnthropic } from './validate-anthropic.js';
  *   an inline image of unknown type, any image or file in an assistant message) is sent as a
  *   `text` block holding its label (`partLabel`, e.g. `[file notes.txt, text/plain, 2.0 KB]`),
  *   so the model knows it was there.
- * - reasoning with a `signature` (and first-model `thinking` with one) → `thinking`; with
- *   `redactedData` (or a first-model `RedactedThinkingPart`) → `redacted_thinking`; reasoning
+ * - reasoning with a `signature` (and a deprecated `thinking` part with one) → `thinking`; with
+ *   `redactedData` (or a deprecated `RedactedThinkingPart`) → `redacted_thinking`; reasoning
  *   Anthropic cannot verify (no signature: plain, or OpenAI's `encryptedContent`) is left out,
  *   as is reasoning outside assistant messages.
  * - tool calls → `tool_use`; provider-executed ones → `server_tool_use`, and their result in the
@@ -68,6 +68,12 @@ import { validateAnthropic } from './validate-anthropic.js';
  * The output always passes {@link validateAnthropic}: input it cannot turn into a valid request
  * (a system message after the conversation started, a first message from the assistant, a call
  * without its results) gets a `ContextError` naming the message. The input is not mutated.
+ *
+ * @param messages - the prompt to send, such as the assembler's output
+ * @returns the request's `system` (when there is one) and `messages`
+ * @throws InvalidMessageError (`invalid_message`) for malformed messages, an opaque part, a tool
+ *   input that is not a JSON object, a provider-executed result whose output is not JSON, and
+ *   input that makes no valid request; `details.index` names the message when one is at fault
  */
 export function toAnthropic(messages: readonly Message[]): AnthropicRequest {
   validateMessages(messages, { source: SOURCE });

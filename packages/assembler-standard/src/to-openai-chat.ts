@@ -21,7 +21,11 @@ import { validateOpenAIChat } from './validate-openai-chat.js';
 
 /** Options of {@link toOpenAIChat}. */
 export interface ToOpenAIChatOptions {
-  /** Role system messages are sent with: `system` (default) or `developer`. */
+  /**
+   * Role system messages are sent with: `system` or `developer`.
+   *
+   * @default 'system'
+   */
   systemRole?: 'system' | 'developer';
 }
 
@@ -56,6 +60,14 @@ export interface ToOpenAIChatOptions {
  * {@link validateOpenAIChat}: input it cannot turn into a valid request (a call without its
  * results, a result that does not follow its call) gets a `ContextError` naming the message.
  * The input is not mutated.
+ *
+ * @param messages - the prompt to send, such as the assembler's output
+ * @param options - the role system messages are sent with
+ * @returns the request's `messages`
+ * @throws InvalidOptionError (`invalid_option`) when `systemRole` is neither `'system'` nor
+ *   `'developer'`
+ * @throws InvalidMessageError (`invalid_message`) for malformed messages, an opaque part, and
+ *   input that makes no valid request; `details.index` names the message when one is at fault
  */
 export function toOpenAIChat(
   messages: readonly Message[],

@@ -14,8 +14,7 @@ const TRAILING_SPACE = /\s$/;
 
 /**
  * Checks the `system` and `messages` of an Anthropic Messages request against the API's
- * documented rules and throws a `ContextError` (`invalid_wire`, `details.index` = the message
- * index, `details.path`) naming the first problem: fields of the wrong type, blocks in a role
+ * documented rules and throws naming the first problem: fields of the wrong type, blocks in a role
  * that may not hold them, no messages, a first message that is not from the user, two messages
  * in a row from the same role, empty or blank text (a string, a text block or a system block;
  * only the final assistant message may be empty), trailing whitespace at the end of a final
@@ -28,6 +27,10 @@ const TRAILING_SPACE = /\s$/;
  * text source, `server_tool_use`, `<tool>_tool_result`, `cache_control` objects) are checked for
  * their field types; fields, block and source types ctxkit does not carry (citations, files by
  * id, search results) are accepted, since the API accepts them.
+ *
+ * @param request - the request body (fields other than `system` and `messages` are ignored)
+ * @throws InvalidMessageError (`invalid_wire`) naming the first problem, with `details.path`
+ *   and, when a message is at fault, its index in `details.index`
  */
 export function validateAnthropic(request: unknown): asserts request is AnthropicRequest {
   const { system, messages } = checkAnthropicShape(request, 'lenient');

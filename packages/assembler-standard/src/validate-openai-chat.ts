@@ -6,13 +6,16 @@ const FORMAT = 'OpenAI chat';
 
 /**
  * Checks an OpenAI Chat Completions `messages` array against the API's documented rules and
- * throws a `ContextError` (`invalid_wire`, `details.index` = the message index, `details.path`)
- * naming the first problem: fields of the wrong type, an unknown role, an empty array, an
+ * throws naming the first problem: fields of the wrong type, an unknown role, an empty array, an
  * assistant message with neither content nor tool calls, a duplicate tool call id, and the tool
  * ordering rule: every assistant message with `tool_calls` is followed at once by one `tool`
  * message per call (in any order), and a `tool` message appears only there. Fields and content
  * part types ctxkit does not carry (images, `name`, refusals) are accepted, since the API
  * accepts them.
+ *
+ * @param messages - the `messages` array of a request
+ * @throws InvalidMessageError (`invalid_wire`) naming the first problem, with `details.path`
+ *   and, when a message is at fault, its index in `details.index`
  */
 export function validateOpenAIChat(messages: unknown): asserts messages is OpenAIChatMessage[] {
   const list = checkOpenAIChatShape(messages, 'lenient');

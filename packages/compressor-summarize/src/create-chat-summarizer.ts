@@ -15,6 +15,10 @@ import { SOURCE } from './summarizer-source.js';
  * Sends a prompt to a chat model and returns the text of its answer; an adapter over whatever
  * client you already have (an OpenAI-compatible endpoint, a provider SDK). It should honour
  * `signal` and throw when the call fails.
+ *
+ * @param messages - the prompt: the system prompt, then a user message with the transcript
+ * @param options - the call's abort signal
+ * @returns the text of the model's answer
  */
 export type ChatComplete = (messages: Message[], options: SummarizeOptions) => Promise<string>;
 
@@ -22,25 +26,45 @@ export type ChatComplete = (messages: Message[], options: SummarizeOptions) => P
 export interface ChatSummarizerOptions {
   /** Calls the model. */
   complete: ChatComplete;
-  /** The system prompt; default {@link DEFAULT_SUMMARY_PROMPT}. */
+  /**
+   * The system prompt.
+   *
+   * @default {@link DEFAULT_SUMMARY_PROMPT}
+   */
   prompt?: string;
-  /** Characters of each tool output, tool-call input and reasoning sent to the model; default 2,000. */
+  /**
+   * Characters of each tool output, tool-call input and reasoning sent to the model.
+   *
+   * @default 2000
+   */
   maxToolChars?: number;
   /**
    * The id of the model `complete` calls, looked up in core's model table (`getModelInfo`) for
    * the size of its window. An id the table lacks throws an `UnknownModelError` unless
    * `contextWindow` is given.
+   *
+   * @default none: the window comes from `contextWindow` or `maxInputTokens`
    */
   model?: string;
-  /** The context window of the model `complete` calls, in tokens; wins over the table. */
+  /**
+   * The context window of the model `complete` calls, in tokens; wins over the table.
+   *
+   * @default the window the table gives for `model`
+   */
   contextWindow?: number;
-  /** The largest answer of that model, in tokens; wins over the table. */
+  /**
+   * The largest answer of that model, in tokens; wins over the table.
+   *
+   * @default the table's value for `model`; without one, 4,096 tokens are kept for the answer
+   */
   maxOutputTokens?: number;
   /**
    * Most tokens of messages and previous summary one call takes (see
-   * {@link Summarizer.maxInputTokens}); default what the model's window leaves beside the answer
-   * (its `maxOutputTokens`, at most 4,096) and the prompt. At least 256. One of `model`,
-   * `contextWindow` and `maxInputTokens` is required: the summarizer does not guess a window.
+   * {@link Summarizer.maxInputTokens}). At least 256. One of `model`, `contextWindow` and
+   * `maxInputTokens` is required: the summarizer does not guess a window.
+   *
+   * @default what the model's window leaves beside the answer (its `maxOutputTokens`, at most
+   *   4,096) and the prompt
    */
   maxInputTokens?: number;
 }
@@ -55,6 +79,15 @@ export interface ChatSummarizerOptions {
  * tokenizer): the window less the answer and the prompt (counted with core's heuristic counter),
  * unless `maxInputTokens` is given.
  *
+ * @param options - the model call, its window and what is sent to it
+ * @returns a frozen summarizer with `maxInputTokens` set
+ * @throws InvalidOptionError (`invalid_option`) at creation when `complete` is not a function,
+ *   `prompt` or `model` is not a non-empty string, `maxToolChars` is not a whole number,
+ *   `contextWindow` or `maxOutputTokens` is not a positive whole number, `maxInputTokens` is not
+ *   a whole number of at least 256, none of `model`, `contextWindow` and `maxInputTokens` is
+ *   given, or the model's window leaves fewer than 256 tokens beside the prompt and the answer
+ * @throws UnknownModelError (`unknown_model`) at creation when `model` is not in the model table
+ *   and `contextWindow` is not given
  * @example
  * ```ts
  * const summarize = createChatSummarizer({

@@ -4,9 +4,17 @@ import { SOURCE } from './summarizer-source.js';
 
 /** Options of {@link createExtractiveSummarizer}. */
 export interface ExtractiveSummarizerOptions {
-  /** Characters of each message's line; default 160. */
+  /**
+   * Characters of each message's line.
+   *
+   * @default 160
+   */
   lineChars?: number;
-  /** Characters of the whole summary; default 4,000. */
+  /**
+   * Characters of the whole summary.
+   *
+   * @default 4000
+   */
   maxSummaryChars?: number;
 }
 
@@ -17,6 +25,11 @@ export interface ExtractiveSummarizerOptions {
  * opening, usually the task) is kept and the oldest lines after it go first. Deterministic: the
  * same input always gives the same summary. Having no window, it takes any input at once
  * (`maxInputTokens` is `Infinity`).
+ *
+ * @param options - the length of each line and of the whole summary
+ * @returns a frozen summarizer
+ * @throws InvalidOptionError (`invalid_option`) at creation when `lineChars` or
+ *   `maxSummaryChars` is not a whole number of at least 1
  */
 export function createExtractiveSummarizer(options: ExtractiveSummarizerOptions = {}): Summarizer {
   const factory = 'createExtractiveSummarizer';

@@ -37,42 +37,63 @@ export interface SummarizingCompressorOptions {
   /** Folds the messages that left the recent window into the summary so far. */
   summarize: Summarizer;
   /**
-   * Most tokens of the newest messages kept word for word when a summary is made; default 20,000.
-   * Never more than half of what the budget leaves beside system and pinned messages and the
-   * summary, so that the next turns fit without another summary call.
+   * Most tokens of the newest messages kept word for word when a summary is made. Never more
+   * than half of what the budget leaves beside system and pinned messages and the summary, so
+   * that the next turns fit without another summary call.
+   *
+   * @default 20000
    */
   keepRecentTokens?: number;
   /**
    * Tokens of the budget set aside for the summary message: a new summary is cut to this size, and
-   * the recent messages get what is left. Default a quarter of the budget, at most 4,096.
+   * the recent messages get what is left.
+   *
+   * @default a quarter of the budget's limit, at most 4,096
    */
   maxSummaryTokens?: number;
-  /** Where summaries are kept between turns, by conversation; default an in-memory store. */
+  /**
+   * Where summaries are kept between turns, by conversation.
+   *
+   * @default a new in-memory store ({@link createInMemorySummaryStore})
+   */
   store?: SummaryStore;
   /**
    * Receives `context.summary_failed` when a summary call fails and the compressor drops older
    * units instead, and `context.summary_skipped` for each turn it does so without a call while it
    * backs off (only when the context names a conversation).
+   *
+   * @default none: no event is recorded
    */
   events?: EventSink;
   /**
    * Most tokens (by the context's counter) one summarizer call receives: the messages and the
    * summary so far. More history than that is folded in several calls, chunk by chunk, each with
    * the summary the one before returned (at most half of this); a message too long for a chunk is
-   * cut, with a marker. Default the summarizer's `maxInputTokens` (createChatSummarizer derives
-   * it from its model's window), else {@link DEFAULT_SUMMARIZER_INPUT_TOKENS} (6,144). At least
-   * 256; `Infinity` for no bound.
+   * cut, with a marker. At least 256; `Infinity` for no bound.
+   *
+   * @default the summarizer's `maxInputTokens` (createChatSummarizer derives it from its model's
+   *   window), else {@link DEFAULT_SUMMARIZER_INPUT_TOKENS} (6,144)
    */
   maxSummarizerInputTokens?: number;
   /**
    * After a failed summary, how many of the conversation's next compressions that need one drop
-   * older units without calling the summarizer; each further failure in a row doubles the wait, up to 16
-   * times this. Counted in turns, not time, and kept in memory. Default 4; 0 retries every turn.
+   * older units without calling the summarizer; each further failure in a row doubles the wait,
+   * up to 16 times this. Counted in turns, not time, and kept in memory; 0 retries every turn.
+   *
+   * @default 4
    */
   backoffTurns?: number;
-  /** Longest one summarizer call may take, in milliseconds, before it is aborted; default no limit. */
+  /**
+   * Longest one summarizer call may take, in milliseconds, before it is aborted.
+   *
+   * @default none: no time limit
+   */
   timeoutMs?: number;
-  /** Name shown in reports; default `summarize`. */
+  /**
+   * Name shown in reports and events.
+   *
+   * @default 'summarize'
+   */
   name?: string;
 }
 
@@ -120,6 +141,16 @@ export const SUMMARY_FALLBACK = 'keep-newest-units';
  * trim after it (`composeCompressors(summarizer, trimToBudget())` with `@ctxkit/compressor-simple`)
  * to cut that unit around the summary.
  *
+ * @param options - the summarizer, the room given to the summary and recent messages, where
+ *   summaries are stored and what happens on failure
+ * @returns a frozen compressor; its `compress` throws BudgetError (`invalid_budget`) for a
+ *   malformed budget and AbortedError (`aborted`) when `context.signal` aborts, and passes on the
+ *   errors of `store` and `events`
+ * @throws InvalidOptionError (`invalid_option`) at creation when `summarize` is not a function,
+ *   `keepRecentTokens` or `backoffTurns` is not a whole number, `maxSummaryTokens` or
+ *   `timeoutMs` is not a positive whole number, `maxSummarizerInputTokens` or the summarizer's
+ *   `maxInputTokens` is neither a whole number of at least 256 nor `Infinity`, `store` lacks
+ *   `get` or `put`, `events` lacks `record`, or `name` is not a non-empty string
  * @example
  * ```ts
  * const compressor = composeCompressors(

@@ -16,12 +16,16 @@ export interface RenderTranscriptOptions {
 /**
  * The messages as plain text for a summarizing model, one block per part headed by its role
  * (`[user]`, `[assistant]`, `[assistant reasoning]`, `[tool call read_file]`,
- * `[tool result read_file]`). Text is given whole; reasoning (and first-model `thinking`) by its
- * readable text, never its signature, redacted or encrypted data; tool outputs of every shape by
- * their text (`toolOutputText`: JSON as JSON text, content with its images and files named).
- * Images, files, opaque parts and tool approvals are named by `partLabel` (such as
+ * `[tool result read_file]`). Text is given whole; reasoning (and the deprecated `thinking`
+ * part) by its readable text, never its signature, redacted or encrypted data; tool outputs of
+ * every shape by their text (`toolOutputText`: JSON as JSON text, content with its images and
+ * files named). Images, files, opaque parts and tool approvals are named by `partLabel` (such as
  * `[image image/png, 1.0 MB]`), never given by their bytes. Reasoning, tool outputs and tool-call
  * inputs longer than `maxToolChars` keep their start and end.
+ *
+ * @param messages - the messages to render, oldest first
+ * @param options - how much of each tool output, tool-call input and reasoning is kept
+ * @returns the transcript, its blocks separated by blank lines
  */
 export function renderTranscript(
   messages: readonly Message[],

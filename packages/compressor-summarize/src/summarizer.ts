@@ -2,7 +2,11 @@ import type { Message } from '@ctxkit/context-core';
 
 /** What a {@link Summarizer} gets besides the messages. */
 export interface SummarizeOptions {
-  /** Aborts the call: the pipeline's signal, joined with the compressor's timeout. */
+  /**
+   * Aborts the call: the pipeline's signal, joined with the compressor's timeout.
+   *
+   * @default absent when the pipeline gives no signal and the compressor has no timeout
+   */
   signal?: AbortSignal;
 }
 
@@ -16,6 +20,10 @@ export interface SummarizeOptions {
  * previous call returned, so that no call receives more than the compressor's
  * `maxSummarizerInputTokens`: by default the summarizer's own {@link Summarizer.maxInputTokens}.
  *
+ * @param messages - the messages to fold in, oldest first
+ * @param previousSummary - the summary so far, `undefined` the first time
+ * @param options - the call's abort signal
+ * @returns the updated summary
  * @example
  * ```ts
  * const summarize: Summarizer = async (messages, previousSummary, { signal }) =>
