@@ -32,9 +32,7 @@ import { type PublishedPackage, REPO_ROOT } from './published-packages.js';
  * skips them. Remove a package from this list once its tags are filled in.
  */
 export const PACKAGES_PENDING_TSDOC_TAGS: readonly string[] = [
-  '@ctxkit/assembler-standard',
   '@ctxkit/compressor-simple',
-  '@ctxkit/compressor-summarize',
   '@ctxkit/tool-output-store',
 ];
 
