@@ -11,19 +11,31 @@ import {
 
 /** Options of {@link contextGuard}. */
 export interface ContextGuardOptions {
-  /** Layer 1: the tool-output cap; defaults 50,000 characters kept as 2,000 head + 2,000 tail. */
+  /**
+   * Layer 1: the tool-output cap (see {@link TruncateToolResultsOptions}); by default outputs over
+   * 50,000 characters are kept as 2,000 head + 2,000 tail.
+   * @default `{}`
+   */
   toolResults?: TruncateToolResultsOptions;
-  /** Layer 2: the trimming to the budget. */
+  /**
+   * Layer 2: the trimming to the budget (see {@link TrimToBudgetOptions}).
+   * @default `{}`
+   */
   trim?: TrimToBudgetOptions;
 }
 
 /**
- * Seed 000's context guard, named `context-guard`: `truncateToolResults` (every tool output over
+ * The context-guard preset, named `context-guard`: `truncateToolResults` (every tool output over
  * the cap cut to head and tail, on every call) then `trimToBudget` to the budget's
  * `maxTokens - reserveTokens` (the window minus the reserve for the answer). It first drops the
  * units the trim would drop anyway (step `out-of-reach`). Always fits the budget when the system,
  * pinned and newest units can; a history that fits and has no tool output over the cap comes back
  * unchanged.
+ *
+ * @param options - the options of its two layers
+ * @returns the composed compressor
+ * @throws InvalidOptionError (`invalid_option`) at creation when an option of `toolResults` or
+ *   `trim` is invalid, as {@link truncateToolResults} and {@link trimToBudget} check them
  */
 export function contextGuard(options: ContextGuardOptions = {}): ContextCompressor {
   const truncate = truncateToolResults(options.toolResults);

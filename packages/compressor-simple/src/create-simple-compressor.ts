@@ -11,19 +11,31 @@ import type { TruncationMarker } from './truncation-marker.js';
 
 /** Options of {@link createSimpleCompressor}. */
 export interface SimpleCompressorOptions {
-  /** Most characters of text, reasoning and tool output per message; default 4000 (seed 002). */
+  /**
+   * Most characters of text, reasoning and tool output per message; the budget's
+   * `maxCharsPerMessage` wins when it sets one.
+   * @default 4000
+   */
   maxCharsPerMessage?: number;
-  /** Text put where characters were cut out; default `defaultTruncationMarker`. */
+  /**
+   * Text put where characters were cut out.
+   * @default `defaultTruncationMarker`
+   */
   marker?: TruncationMarker;
 }
 
 /**
- * Seed 002's SimpleCompressor, named `simple`: `truncateMessages` (every message capped at
- * `maxCharsPerMessage` characters, or `budget.maxCharsPerMessage`, on every call) then `trimToBudget` (whole
- * units dropped from the oldest until the rest fits). It first drops the units the trim would drop
- * anyway (step `out-of-reach`), so it never truncates history it is about to drop. Always fits
- * the budget when the system, pinned and newest units can; a history that fits and has no message
- * over the cap comes back unchanged.
+ * The simple preset, named `simple`: `truncateMessages` (every message capped at
+ * `maxCharsPerMessage` characters, or `budget.maxCharsPerMessage`, on every call) then
+ * `trimToBudget` (whole units dropped from the oldest until the rest fits). It first drops the
+ * units the trim would drop anyway (step `out-of-reach`), so it never truncates history it is about
+ * to drop. Always fits the budget when the system, pinned and newest units can; a history that fits
+ * and has no message over the cap comes back unchanged.
+ *
+ * @param options - the cap per message and the truncation marker
+ * @returns the composed compressor
+ * @throws InvalidOptionError (`invalid_option`) at creation when `maxCharsPerMessage` is not a
+ *   whole number of at least 1 or `marker` is not a function
  */
 export function createSimpleCompressor(options: SimpleCompressorOptions = {}): ContextCompressor {
   const marker = options.marker === undefined ? {} : { marker: options.marker };

@@ -31,17 +31,27 @@ export interface MaskedOutput {
   originalChars: number;
 }
 
-/** Builds the line that replaces the middle of a masked tool output. */
+/**
+ * Builds the line that replaces the middle of a masked tool output.
+ *
+ * @param output - the lines omitted and the original size of the output
+ * @returns the marker line
+ */
 export type MaskMarker = (output: MaskedOutput) => string;
 
-/** The default {@link MaskMarker} (seed 003): `[... X lines omitted, Y characters originally ...]`. */
+/**
+ * The default {@link MaskMarker}: `[... X lines omitted, Y characters originally ...]`.
+ *
+ * @param output - the lines omitted and the original size of the output
+ * @returns the marker line
+ */
 export const defaultMaskMarker: MaskMarker = ({ omittedLines, originalChars }) =>
   `[... ${omittedLines} ${omittedLines === 1 ? 'line' : 'lines'} omitted, ${originalChars} characters originally ...]`;
 
-/** Outputs of at most this many characters are left whole unless told otherwise (seed 003). */
+/** Outputs of at most this many characters are left whole unless told otherwise. */
 export const DEFAULT_MASK_MIN_CHARS = 500;
 
-/** Newest tool results left whole unless told otherwise (seed 003). */
+/** Newest tool results left whole unless told otherwise. */
 export const DEFAULT_MASK_KEEP_RECENT = 6;
 
 /** Newest images and files left whole unless told otherwise: as many as tool results. */
@@ -49,43 +59,66 @@ export const DEFAULT_MASK_KEEP_RECENT_MEDIA = 6;
 
 /** Options of {@link maskOldToolResults}. */
 export interface MaskOldToolResultsOptions {
-  /** Newest tool results left whole; default 6 (seed 003). */
+  /**
+   * Newest tool results left whole.
+   * @default 6
+   */
   keepRecentResults?: number;
   /**
    * Newest images and files left whole, counted wherever they are (user and assistant messages,
-   * the content outputs of tool results); older ones are masked; default 6.
+   * the content outputs of tool results); older ones are masked.
+   * @default 6
    */
   keepRecentMedia?: number;
-  /** Outputs of at most this many characters are left whole; default 500. */
+  /**
+   * Outputs of at most this many characters are left whole.
+   * @default 500
+   */
   minChars?: number;
-  /** Lines kept from the start of a masked output; default 3. */
+  /**
+   * Lines kept from the start of a masked output.
+   * @default 3
+   */
   headLines?: number;
-  /** Lines kept from the end of a masked output; default 2. */
+  /**
+   * Lines kept from the end of a masked output.
+   * @default 2
+   */
   tailLines?: number;
   /**
-   * Most characters the kept lines may hold together, default 300; never more than a quarter of
-   * the original output either, so a masked result is always much shorter than it was.
+   * Most characters the kept lines may hold together; never more than a quarter of the original
+   * output either, so a masked result is always much shorter than it was.
+   * @default 300
    */
   maxExcerptChars?: number;
-  /** The line put between the kept head and tail; default {@link defaultMaskMarker}. */
+  /**
+   * The line put between the kept head and tail.
+   * @default `defaultMaskMarker`
+   */
   marker?: MaskMarker;
 }
 
 /**
- * Masks old tool outputs (seed 003, layer 1) and old images and files. Every tool result older
- * than the newest `keepRecentResults` ones whose output is longer than `minChars` characters
- * becomes its first `headLines` and last `tailLines` lines, cut to `maxExcerptChars` characters
- * in all (and to a quarter of the original), around a marker with the lines omitted and the
- * original size. A JSON output is masked as its JSON text (it becomes a string); a content output
- * has each text item longer than `minChars` masked so. Every image or file older than the newest
+ * Masks old tool outputs (layer 1 of `threeLayer`) and old images and files. Every tool result
+ * older than the newest `keepRecentResults` ones whose output is longer than `minChars` characters
+ * becomes its first `headLines` and last `tailLines` lines, cut to `maxExcerptChars` characters in
+ * all (and to a quarter of the original), around a marker with the lines omitted and the original
+ * size. A JSON output is masked as its JSON text (it becomes a string); a content output has each
+ * text item longer than `minChars` masked so. Every image or file older than the newest
  * `keepRecentMedia` ones (in user and assistant messages and in content outputs alike) becomes a
- * text part naming it, such as `[image image/png, 12.0 KB]`, that keeps its `providerOptions`.
- * The report's `masked` counts the results and the media masked. Tool calls, reasoning,
- * approvals, opaque parts, the results of provider-executed calls (in assistant messages), newer
- * results and media, short results and every other part stay as they are (the same objects); a
- * message is replaced only if that lowers its token count. With the defaults a masked output is
- * shorter than `minChars`, so masking a masked history changes nothing. Reshapes on every call,
- * whether or not the history fits the budget; never drops a message.
+ * text part naming it, such as `[image image/png, 12.0 KB]`, that keeps its `providerOptions`. The
+ * report's `masked` counts the results and the media masked. Tool calls, reasoning, approvals,
+ * opaque parts, the results of provider-executed calls (in assistant messages), newer results and
+ * media, short results and every other part stay as they are (the same objects); a message is
+ * replaced only if that lowers its token count. With the defaults a masked output is shorter than
+ * `minChars`, so masking a masked history changes nothing. Reshapes on every call, whether or not
+ * the history fits the budget; never drops a message.
+ *
+ * @param options - how many results and media stay whole, and the shape of a masked output
+ * @returns the compressor, named `mask-old-tool-results`
+ * @throws InvalidOptionError (`invalid_option`) at creation when a count (`keepRecentResults`,
+ *   `keepRecentMedia`, `minChars`, `headLines`, `tailLines`, `maxExcerptChars`) is not a whole
+ *   number of at least 0, or `marker` is not a function
  */
 export function maskOldToolResults(options: MaskOldToolResultsOptions = {}): ContextCompressor {
   const factory = 'maskOldToolResults';

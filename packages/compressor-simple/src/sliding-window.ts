@@ -9,28 +9,44 @@ import {
 import { firstUserUnit } from './first-user-unit.js';
 import { SOURCE } from './package-source.js';
 
-/** Share of the budget above which the window acts unless told otherwise (seed 003). */
+/** Share of the budget above which the window acts unless told otherwise. */
 export const DEFAULT_WINDOW_RATIO = 0.75;
-/** Newest messages the window never drops unless told otherwise (seed 003). */
+/** Newest messages the window never drops unless told otherwise. */
 export const DEFAULT_WINDOW_KEEP_RECENT = 20;
 
 /** Options of {@link slidingWindow}. */
 export interface SlidingWindowOptions {
-  /** Share of the budget above which it acts, and down to which it drops; default 0.75 (seed 003). */
+  /**
+   * Share of the budget above which it acts, and down to which it drops.
+   * @default 0.75
+   */
   ratio?: number;
-  /** Newest messages never dropped (whole units: reaching back to a unit's start); default 20. */
+  /**
+   * Newest messages never dropped (whole units: reaching back to a unit's start).
+   * @default 20
+   */
   keepRecentMessages?: number;
-  /** Never drop the unit of the first user message (the task); default true. */
+  /**
+   * Never drop the unit of the first user message (the task).
+   * @default true
+   */
   keepFirstUser?: boolean;
 }
 
 /**
- * Seed 003's layer 3: when the history holds more than `ratio` of the budget, drops whole units
- * from the oldest on until it holds at most that much, leaving headroom so that the next calls need
- * not cut again. Never dropped: system and pinned units, the first user message's unit (with
- * `keepFirstUser`), the units of the newest `keepRecentMessages` messages and the newest unit. A history at
- * or below `ratio` of the budget comes back unchanged. It may end above the budget when what it
- * never drops does not fit; end a composition with `trimToBudget` to guarantee the budget.
+ * Layer 3 of `threeLayer`: when the history holds more than `ratio` of the budget, drops whole
+ * units from the oldest on until it holds at most that much, leaving headroom so that the next
+ * calls need not cut again. Never dropped: system and pinned units, the first user message's unit
+ * (with `keepFirstUser`), the units of the newest `keepRecentMessages` messages and the newest
+ * unit. A history at or below `ratio` of the budget comes back unchanged. It may end above the
+ * budget when what it never drops does not fit; end a composition with `trimToBudget` to guarantee
+ * the budget.
+ *
+ * @param options - the ratio and what is never dropped
+ * @returns the compressor, named `sliding-window`
+ * @throws InvalidOptionError (`invalid_option`) at creation when `ratio` is not a number above 0
+ *   and at most 1, `keepRecentMessages` is not a whole number of at least 0, or `keepFirstUser`
+ *   is not a boolean
  */
 export function slidingWindow(options: SlidingWindowOptions = {}): ContextCompressor {
   const factory = 'slidingWindow';

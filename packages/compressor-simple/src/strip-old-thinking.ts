@@ -10,22 +10,30 @@ import {
 import { SOURCE } from './package-source.js';
 import { RESHAPING } from './reshaping.js';
 
-/** Newest assistant messages that keep their reasoning unless told otherwise (seed 003). */
+/** Newest assistant messages that keep their reasoning unless told otherwise. */
 export const DEFAULT_THINKING_KEEP_RECENT = 1;
 
 /** Options of {@link stripOldThinking}. */
 export interface StripOldThinkingOptions {
-  /** Newest assistant messages with reasoning (or `thinking`) that keep it; default 1 (seed 003). */
+  /**
+   * Newest assistant messages with reasoning (or `thinking`) that keep it.
+   * @default 1
+   */
   keepRecentThinking?: number;
 }
 
 /**
- * Removes the reasoning of every assistant message older than the newest `keepRecentThinking`
- * ones that think (seed 003, layer 2): their reasoning parts go whole (`reasoning` and first-model
+ * Removes the reasoning of every assistant message older than the newest `keepRecentThinking` ones
+ * that think (layer 2 of `threeLayer`): their reasoning parts go whole (`reasoning` and first-model
  * `thinking` alike, sealed or not: nothing is ever cut), every other part stays as it was. An old
  * message that held nothing but reasoning is dropped, unless it is pinned, which keeps it whole.
  * Every other message stays the same object. Reshapes on every call, whether or not the history
  * fits the budget.
+ *
+ * @param options - how many of the newest thinking messages keep their reasoning
+ * @returns the compressor, named `strip-old-thinking`
+ * @throws InvalidOptionError (`invalid_option`) at creation when `keepRecentThinking` is not a
+ *   whole number of at least 0
  */
 export function stripOldThinking(options: StripOldThinkingOptions = {}): ContextCompressor {
   const check = optionChecker(SOURCE, 'stripOldThinking');

@@ -31,24 +31,44 @@ import type { TruncationMarker } from './truncation-marker.js';
 
 /** Options of {@link threeLayer}. */
 export interface ThreeLayerOptions {
-  /** Layer 1: masking of old tool outputs and media (keep 6 recent results and 6 recent media, mask over 500 characters, 3 + 2 lines). */
+  /**
+   * Layer 1: masking of old tool outputs and media (by default keep 6 recent results and 6 recent
+   * media, mask over 500 characters, 3 + 2 lines).
+   * @default `{}`
+   */
   toolResults?: MaskOldToolResultsOptions;
-  /** Layer 2: stripping of old thinking (keep the newest 1). */
+  /**
+   * Layer 2: stripping of old thinking (by default keep the newest 1).
+   * @default `{}`
+   */
   thinking?: StripOldThinkingOptions;
-  /** Layer 3: the sliding window (above 0.75 of the budget, keep 20 recent and the first user message). */
+  /**
+   * Layer 3: the sliding window (by default above 0.75 of the budget, keep 20 recent and the
+   * first user message); its `keepFirstUser` applies to the final trim too.
+   * @default `{}`
+   */
   window?: SlidingWindowOptions;
-  /** Marker of the final trim, used when even the newest unit does not fit. */
+  /**
+   * Marker of the final trim, used when even the newest unit does not fit.
+   * @default `defaultTruncationMarker`
+   */
   marker?: TruncationMarker;
 }
 
 /**
- * Seed 003's three layers, named `three-layer`: `maskOldToolResults` (old tool outputs, images
- * and files) and `stripOldThinking` on every call, `slidingWindow` above `ratio` of the budget, then `trimToBudget` (keeping the first
- * user message as the window does) for what the window may leave over budget. It first drops the
- * units the trim would drop anyway (step `out-of-reach`), so the layers never reshape history
- * about to go. Always fits the budget when the system, pinned and newest units can. Because
- * layers 1 and 2 run on every call, a history that fits still has its old tool outputs masked and
- * its old thinking removed.
+ * The three-layer preset, named `three-layer`: `maskOldToolResults` (old tool outputs, images and
+ * files) and `stripOldThinking` on every call, `slidingWindow` above `ratio` of the budget, then
+ * `trimToBudget` (keeping the first user message as the window does) for what the window may leave
+ * over budget. It first drops the units the trim would drop anyway (step `out-of-reach`), so the
+ * layers never reshape history about to go. Always fits the budget when the system, pinned and
+ * newest units can. Because layers 1 and 2 run on every call, a history that fits still has its old
+ * tool outputs masked and its old thinking removed.
+ *
+ * @param options - the options of each layer and the marker of the final trim
+ * @returns the composed compressor
+ * @throws InvalidOptionError (`invalid_option`) at creation when an option of a layer is invalid,
+ *   as {@link maskOldToolResults}, {@link stripOldThinking} and {@link slidingWindow} check them,
+ *   or `marker` is not a function
  */
 export function threeLayer(options: ThreeLayerOptions = {}): ContextCompressor {
   const keepFirstUser = options.window?.keepFirstUser ?? true;

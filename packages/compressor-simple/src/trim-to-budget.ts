@@ -14,21 +14,32 @@ import { createUnitCursor } from './unit-cursor.js';
 
 /** Options of {@link trimToBudget}. */
 export interface TrimToBudgetOptions {
-  /** Keep the unit of the first user message too (the task), right after the newest, if it fits; default false. */
+  /**
+   * Keep the unit of the first user message too (the task), right after the newest, if it fits.
+   * @default false
+   */
   keepFirstUser?: boolean;
-  /** Text put where characters were cut out of an oversized newest unit; default {@link defaultTruncationMarker}. */
+  /**
+   * Text put where characters were cut out of an oversized newest unit.
+   * @default `defaultTruncationMarker`
+   */
   marker?: TruncationMarker;
 }
 
 /**
- * Fits the history to the budget by dropping whole units (seeds 000 and 002). A history that fits
- * comes back unchanged. Otherwise system and pinned units are counted first and always kept; then
- * the newest unit, then (with `keepFirstUser`) the first user message's unit if it fits, then units
- * from the newest backwards while they fit; the first that does not fit and every older one are
- * dropped. The newest unit is always kept: if it alone is larger than what is left, its longest
- * pieces are cut (head and tail around a marker) until it fits, or to their markers if nothing fits.
- * Cost: one pass adding up cached counts, plus grouping only the newest units it keeps; cutting
- * the newest unit takes a bounded number of recounts of that unit.
+ * Fits the history to the budget by dropping whole units. A history that fits comes back unchanged.
+ * Otherwise system and pinned units are counted first and always kept; then the newest unit, then
+ * (with `keepFirstUser`) the first user message's unit if it fits, then units from the newest
+ * backwards while they fit; the first that does not fit and every older one are dropped. The newest
+ * unit is always kept: if it alone is larger than what is left, its longest pieces are cut (head
+ * and tail around a marker) until it fits, or to their markers if nothing fits. Cost: one pass
+ * adding up cached counts, plus grouping only the newest units it keeps; cutting the newest unit
+ * takes a bounded number of recounts of that unit.
+ *
+ * @param options - whether to keep the first user message, and the truncation marker
+ * @returns the compressor, named `trim-to-budget`
+ * @throws InvalidOptionError (`invalid_option`) at creation when `keepFirstUser` is not a boolean
+ *   or `marker` is not a function
  */
 export function trimToBudget(options: TrimToBudgetOptions = {}): ContextCompressor {
   const factory = 'trimToBudget';

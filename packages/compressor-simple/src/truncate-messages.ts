@@ -15,29 +15,41 @@ import { RESHAPING } from './reshaping.js';
 import { shrinkMessage } from './shrink-message.js';
 import { defaultTruncationMarker, type TruncationMarker } from './truncation-marker.js';
 
-/** Characters one message keeps unless told otherwise (seed 002). */
+/** Characters one message keeps unless told otherwise. */
 export const DEFAULT_MAX_CHARS_PER_MESSAGE = 4000;
 
 /** Options of {@link truncateMessages}. */
 export interface TruncateMessagesOptions {
-  /** Most characters of text, reasoning and tool output one message keeps; default 4000 (seed 002). */
+  /**
+   * Most characters of text, reasoning and tool output one message keeps; the budget's
+   * `maxCharsPerMessage` wins when it sets one.
+   * @default 4000
+   */
   maxCharsPerMessage?: number;
-  /** Text put where characters were cut out; default {@link defaultTruncationMarker}. */
+  /**
+   * Text put where characters were cut out.
+   * @default `defaultTruncationMarker`
+   */
   marker?: TruncationMarker;
 }
 
 /**
- * Caps every message at `maxCharsPerMessage` characters (seed 002), or at
- * `budget.maxCharsPerMessage` when the budget sets one. The characters of a message are those of
- * its text, reasoning and tool outputs (a JSON output's JSON text, a content output's text items).
- * An oversized message has its longest pieces of text cut to an equal length, each keeping its
- * start and end around a marker that says how many characters went; shorter pieces stay the same
- * objects. A JSON output that is cut becomes a string: its JSON text, cut. Reasoning is never cut
- * (a signed, redacted or encrypted part would be rejected edited): a reasoning part longer than
- * that length is dropped whole, a shorter one kept. Images, files, opaque parts, tool-call inputs, approvals and the results of
+ * Caps every message at `maxCharsPerMessage` characters, or at `budget.maxCharsPerMessage` when the
+ * budget sets one. The characters of a message are those of its text, reasoning and tool outputs (a
+ * JSON output's JSON text, a content output's text items). An oversized message has its longest
+ * pieces of text cut to an equal length, each keeping its start and end around a marker that says
+ * how many characters went; shorter pieces stay the same objects. A JSON output that is cut becomes
+ * a string: its JSON text, cut. Reasoning is never cut (a signed, redacted or encrypted part would
+ * be rejected edited): a reasoning part longer than that length is dropped whole, a shorter one
+ * kept. Images, files, opaque parts, tool-call inputs, approvals and the results of
  * provider-executed calls are kept whole and weigh nothing against the cap. A message is replaced
- * only if that lowers its token count, so no message ever grows. Reshapes on every call, whether
- * or not the history fits the budget; never drops a message.
+ * only if that lowers its token count, so no message ever grows. Reshapes on every call, whether or
+ * not the history fits the budget; never drops a message.
+ *
+ * @param options - the cap per message and the truncation marker
+ * @returns the compressor, named `truncate-messages`
+ * @throws InvalidOptionError (`invalid_option`) at creation when `maxCharsPerMessage` is not a
+ *   whole number of at least 1 or `marker` is not a function
  */
 export function truncateMessages(options: TruncateMessagesOptions = {}): ContextCompressor {
   const factory = 'truncateMessages';

@@ -16,31 +16,49 @@ import { SOURCE } from './package-source.js';
 import { RESHAPING } from './reshaping.js';
 import { defaultTruncationMarker, type TruncationMarker } from './truncation-marker.js';
 
-/** Longest tool output kept whole unless told otherwise (seed 000). */
+/** Longest tool output kept whole unless told otherwise. */
 export const DEFAULT_MAX_TOOL_OUTPUT_CHARS = 50_000;
 
 /** Options of {@link truncateToolResults}. */
 export interface TruncateToolResultsOptions {
-  /** Longest tool output kept whole, in characters; default 50,000 (seed 000). */
+  /**
+   * Longest tool output kept whole, in characters.
+   * @default 50000
+   */
   maxOutputChars?: number;
-  /** Characters kept from the start of a longer output; default 2000. */
+  /**
+   * Characters kept from the start of a longer output.
+   * @default 2000
+   */
   headChars?: number;
-  /** Characters kept from the end of a longer output; default 2000. */
+  /**
+   * Characters kept from the end of a longer output.
+   * @default 2000
+   */
   tailChars?: number;
-  /** Text put where characters were cut out; default {@link defaultTruncationMarker}. */
+  /**
+   * Text put where characters were cut out.
+   * @default `defaultTruncationMarker`
+   */
   marker?: TruncationMarker;
 }
 
 /**
  * Cuts every tool output longer than `maxOutputChars` characters to its first `headChars` and last
- * `tailChars` characters around a marker that says how many were removed (seed 000, layer 1). A
- * JSON output is measured and cut as its JSON text, and a cut one becomes that text, a string. A
- * content output is measured by its text items, cut as one text running through them: items
- * wholly inside the cut go, its images and files stay whole, in place. Shorter outputs, the
- * results of provider-executed calls (in assistant messages) and every other part stay the same
+ * `tailChars` characters around a marker that says how many were removed (layer 1 of
+ * `contextGuard`). A JSON output is measured and cut as its JSON text, and a cut one becomes that
+ * text, a string. A content output is measured by its text items, cut as one text running through
+ * them: items wholly inside the cut go, its images and files stay whole, in place. Shorter outputs,
+ * the results of provider-executed calls (in assistant messages) and every other part stay the same
  * objects; a message is replaced only if that lowers its token count. Reshapes on every call,
  * whether or not the history fits the budget; never drops a message. `headChars + tailChars` may
  * not exceed `maxOutputChars`.
+ *
+ * @param options - the longest output kept whole, how much of a longer one is kept, the marker
+ * @returns the compressor, named `truncate-tool-results`
+ * @throws InvalidOptionError (`invalid_option`) at creation when `maxOutputChars` is not a whole
+ *   number of at least 1, `headChars` or `tailChars` is not a whole number of at least 0,
+ *   `headChars + tailChars` exceeds `maxOutputChars`, or `marker` is not a function
  */
 export function truncateToolResults(options: TruncateToolResultsOptions = {}): ContextCompressor {
   const factory = 'truncateToolResults';

@@ -13,29 +13,51 @@ import { SOURCE } from './tool-output-store-source.js';
 export interface GetToolOutputArguments {
   /** The output's ref. */
   ref: string;
-  /** First line, 1-based. */
+  /**
+   * First line, 1-based.
+   * @default 1
+   */
   start_line?: number;
-  /** Last line, inclusive. */
+  /**
+   * Last line, inclusive.
+   * @default the last line
+   */
   end_line?: number;
-  /** Regular expression (RE2 syntax) the lines must match. */
+  /**
+   * Regular expression (RE2 syntax) the lines must match.
+   * @default every line
+   */
   grep?: string;
-  /** JSON path into the output. */
+  /**
+   * JSON path into the output.
+   * @default the whole output
+   */
   json_path?: string;
-  /** Most characters returned. */
+  /**
+   * Most characters returned, at most {@link MAX_GET_TOOL_OUTPUT_CHARS}.
+   * @default 4000
+   */
   max_chars?: number;
 }
 
 /**
- * Runs a `get_tool_output` call made in conversation `conversationId`: checks the arguments
- * against the tool's schema (an object, or its JSON text as some models send it; a null argument
- * counts as absent), reads the output whole from `store` as that conversation, selects the part
- * asked for with `readToolOutput` and returns it for the model: one header line
- * (`[get_tool_output ref=…: <tool> output, 200 lines, …; showing …]`) then the text. Throws a
- * ContextError the model can act on: `invalid_tool_arguments` naming the argument that is wrong
- * (unknown, missing, wrong type or range, a pattern RE2 refuses, a path that does not parse, a
- * JSON path on text), `unknown_ref` for a ref the store does not hold for this conversation
- * (another conversation's ref reads as never stored); and `invalid_option` for an invalid
- * conversation id. Never changes the store.
+ * Runs a `get_tool_output` call made in conversation `conversationId`: checks the arguments against
+ * the tool's schema (an object, or its JSON text as some models send it; a null argument counts as
+ * absent), reads the output whole from `store` as that conversation, selects the part asked for
+ * with `readToolOutput` and returns it for the model: one header line
+ * (`[get_tool_output ref=…: <tool> output, 200 lines, …; showing …]`) then the text. Its errors
+ * are ones the model can act on. Never changes the store.
+ *
+ * @param store - the store the outputs were offloaded to
+ * @param conversationId - the conversation the call was made in
+ * @param args - the call's arguments: an object, or its JSON text
+ * @returns the header line and the selected text, for the tool result
+ * @throws ContextError (`invalid_tool_arguments`, `details.field` naming the argument) when an
+ *   argument is wrong: unknown, missing, of the wrong type or range, a pattern RE2 refuses, a
+ *   path that does not parse, a JSON path on text
+ * @throws StorageError (`unknown_ref`) for a ref the store does not hold for this conversation
+ *   (another conversation's ref reads as never stored), and whatever else `store.get` throws
+ * @throws InvalidOptionError (`invalid_option`) for an invalid conversation id
  */
 export async function executeGetToolOutput(
   store: ToolOutputStore,

@@ -18,21 +18,33 @@ export interface ToolDefinition {
 
 /** A tool in the OpenAI chat-completions and Responses `tools` list (function tools). */
 export interface OpenAITool {
+  /** Always `function`. */
   type: 'function';
-  function: { name: string; description: string; parameters: Record<string, unknown> };
+  /** The function the model may call. */
+  function: {
+    /** The name the model calls it by. */
+    name: string;
+    /** What it does, for the model. */
+    description: string;
+    /** JSON Schema of its input object. */
+    parameters: Record<string, unknown>;
+  };
 }
 
 /** A tool in the Anthropic Messages `tools` list. */
 export interface AnthropicTool {
+  /** The name the model calls it by. */
   name: string;
+  /** What it does, for the model. */
   description: string;
+  /** JSON Schema of its input object. */
   input_schema: Record<string, unknown>;
 }
 
 /**
- * The `get_tool_output` tool (seed 004): reads back an offloaded output by `ref`, whole or in
- * part (`start_line`/`end_line`, `grep`, `json_path`), at most `max_chars` characters. Run it
- * with `executeGetToolOutput`, which reads only outputs of the conversation the call was made in.
+ * The `get_tool_output` tool: reads back an offloaded output by `ref`, whole or in part
+ * (`start_line`/`end_line`, `grep`, `json_path`), at most `max_chars` characters. Run it with
+ * `executeGetToolOutput`, which reads only outputs of the conversation the call was made in.
  */
 export const GET_TOOL_OUTPUT_TOOL: ToolDefinition = deepFreeze({
   name: GET_TOOL_OUTPUT,
@@ -85,7 +97,13 @@ export const GET_TOOL_OUTPUT_TOOL: ToolDefinition = deepFreeze({
   },
 });
 
-/** `definition` as an OpenAI function tool: `{ type: 'function', function: { name, description, parameters } }`. */
+/**
+ * `definition` as an OpenAI function tool:
+ * `{ type: 'function', function: { name, description, parameters } }`.
+ *
+ * @param definition - the tool, such as {@link GET_TOOL_OUTPUT_TOOL}
+ * @returns a new object, with a copy of the schema
+ */
 export function toOpenAITool(definition: ToolDefinition): OpenAITool {
   const { name, description, parameters } = definition;
   return {
@@ -94,7 +112,12 @@ export function toOpenAITool(definition: ToolDefinition): OpenAITool {
   };
 }
 
-/** `definition` as an Anthropic tool: `{ name, description, input_schema }`. */
+/**
+ * `definition` as an Anthropic tool: `{ name, description, input_schema }`.
+ *
+ * @param definition - the tool, such as {@link GET_TOOL_OUTPUT_TOOL}
+ * @returns a new object, with a copy of the schema
+ */
 export function toAnthropicTool(definition: ToolDefinition): AnthropicTool {
   const { name, description, parameters } = definition;
   return { name, description, input_schema: structuredClone(parameters) };

@@ -11,9 +11,15 @@ export interface OffloadHeader {
 }
 
 /**
- * The first line of an offloaded output (seed 004's "done: ref=toolout_123, lines=200"), e.g.
- * `[get_logs output stored as ref=toolout_0123456789abcdef: 200 lines, 24566 characters; summary
- * below, call get_tool_output with this ref for details]`. {@link parseOffloadHeader} reads it back.
+ * The first line of an offloaded output, such as the one below; {@link parseOffloadHeader} reads
+ * it back.
+ *
+ * ```text
+ * [get_logs output stored as ref=toolout_0123456789abcdef: 200 lines, 24566 characters; summary below, call get_tool_output with this ref for details]
+ * ```
+ *
+ * @param header - the tool, the ref and the size of the full output
+ * @returns the header line, without a line break
  */
 export function formatOffloadHeader(header: OffloadHeader): string {
   const { toolName, ref, lines, chars } = header;
@@ -23,7 +29,12 @@ export function formatOffloadHeader(header: OffloadHeader): string {
   );
 }
 
-/** The header of an offloaded output, or `undefined` when `output` does not start with one. */
+/**
+ * The header of an offloaded output, or `undefined` when `output` does not start with one.
+ *
+ * @param output - a tool output's text
+ * @returns what the header says, or `undefined`
+ */
 export function parseOffloadHeader(output: string): OffloadHeader | undefined {
   const match = HEADER_PATTERN.exec(output);
   if (!match) return undefined;

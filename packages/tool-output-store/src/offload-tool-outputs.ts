@@ -30,15 +30,30 @@ export const GET_TOOL_OUTPUT = 'get_tool_output';
 export interface OffloadToolOutputsOptions {
   /** Where full outputs go. */
   store: ToolOutputStore;
-  /** Outputs shorter than this many characters stay as they are; default 2000. */
+  /**
+   * Outputs shorter than this many characters stay as they are.
+   * @default 2000
+   */
   minChars?: number;
-  /** How outputs are summarized: a registry, or one function for every tool; default `createSummarizerRegistry()`. */
+  /**
+   * How outputs are summarized: a registry, or one function for every tool.
+   * @default `createSummarizerRegistry()`
+   */
   summarize?: SummarizerRegistry | ToolOutputSummarizer;
-  /** Characters a summary keeps at most (it is cut beyond); default 1500. */
+  /**
+   * Characters a summary keeps at most (it is cut beyond).
+   * @default 1500
+   */
   maxSummaryChars?: number;
-  /** Tools whose outputs are never offloaded; default `['get_tool_output']`. */
+  /**
+   * Tools whose outputs are never offloaded.
+   * @default `['get_tool_output']`
+   */
   exclude?: readonly string[];
-  /** Name shown in compression reports; default `offload-tool-outputs`. */
+  /**
+   * Name shown in compression reports.
+   * @default `'offload-tool-outputs'`
+   */
   name?: string;
 }
 
@@ -90,36 +105,57 @@ export interface OffloadedMessages {
 export interface ToolOutputOffloader extends ContextCompressor {
   /**
    * The message with each large tool result replaced by header + summary; the full output is
-   * stored for `context.conversationId`. Throws a ContextError (`invalid_option`) for a missing or
-   * invalid conversation id before storing anything.
+   * stored for `context.conversationId`.
+   *
+   * @param message - the message to offload from, usually a tool message about to be appended
+   * @param context - the conversation, and optionally a token counter and an abort signal
+   * @returns the message, a copy when an output was offloaded, and the outputs offloaded
+   * @throws InvalidOptionError (`invalid_option`) for a missing or invalid conversation id,
+   *   before storing anything
+   * @throws AbortedError (`aborted`) when `context.signal` is aborted, checked before each tool
+   *   result (outputs already stored stay stored)
+   * @throws StorageError (`storage_failed`, `closed`) when `store.put` fails: whatever the store
+   *   throws passes through
    */
   offloadMessage(message: Message, context: OffloadContext): Promise<OffloadedMessage>;
-  /** {@link ToolOutputOffloader.offloadMessage} over a list, in order. */
+  /**
+   * {@link ToolOutputOffloader.offloadMessage} over a list, in order.
+   *
+   * @param messages - the messages to offload from
+   * @param context - the conversation, and optionally a token counter and an abort signal
+   * @returns the messages, unchanged ones the same objects, and every output offloaded
+   * @throws InvalidOptionError (`invalid_option`) for a missing or invalid conversation id,
+   *   before storing anything
+   * @throws AbortedError (`aborted`) as {@link ToolOutputOffloader.offloadMessage} does
+   * @throws StorageError (`storage_failed`, `closed`) when `store.put` fails: whatever the store
+   *   throws passes through
+   */
   offload(messages: readonly Message[], context: OffloadContext): Promise<OffloadedMessages>;
 }
 
 /**
- * Tool-output offloading (seed 004). Every tool result of at least `minChars` characters of text
- * is put in `store` and replaced in the history by a placeholder: one header line (`[get_logs
- * output stored as ref=toolout_…: 200 lines, …]`, see `parseOffloadHeader`) and a summary from
- * the tool's summarizer. A string output is stored as it is and the placeholder replaces it; a
- * JSON output is stored as its JSON text (indented) and the placeholder, a string, replaces it; a
- * content output has its text items stored and the placeholder takes the place of its text,
- * while its images and files stay in place, untouched (the retrieval tool reads text, and an
- * image or file is never cut). The stored record's meta says `outputType: 'json'` or
- * `'content'` for those. The model reads details back with the `get_tool_output` tool, in the same
- * conversation: every output is stored for the conversation it came from. Results that carry
- * a header already, results of excluded tools (`get_tool_output`'s own) and results whose
- * replacement would not be smaller are left as they are, so offloading twice changes nothing.
- * The input is never mutated; a changed message is a copy that keeps its `id`, role and meta,
- * and with a counter carries a fresh count; tool calls and results stay paired.
+ * Tool-output offloading. Every tool result of at least `minChars` characters of text is put in
+ * `store` and replaced in the history by a placeholder: one header line
+ * (`[get_logs output stored as ref=toolout_…: 200 lines, …]`, see `parseOffloadHeader`) and a
+ * summary from the tool's summarizer. A string output is stored as it is and the placeholder
+ * replaces it; a JSON output is stored as its JSON text (indented) and the placeholder, a string,
+ * replaces it; a content output has its text items stored and the placeholder takes the place of
+ * its text, while its images and files stay in place, untouched (the retrieval tool reads text, and
+ * an image or file is never cut). The stored record's meta says `outputType: 'json'` or `'content'`
+ * for those. The model reads details back with the `get_tool_output` tool, in the same
+ * conversation: every output is stored for the conversation it came from. Results that carry a
+ * header already, results of excluded tools (`get_tool_output`'s own) and results whose replacement
+ * would not be smaller are left as they are, so offloading twice changes nothing. The input is
+ * never mutated; a changed message is a copy that keeps its `id`, role and meta, and with a counter
+ * carries a fresh count; tool calls and results stay paired.
  *
  * As a compressor it reshapes on every call, whether or not the history fits (compose it before
  * a compressor that trims to the budget), reports offloaded results as `masked`, and never
  * drops a message. It needs the compress context's `conversationId` (a pipeline always gives
- * it) and throws a ContextError (`invalid_option`) without one. One output is stored once per offloader: offloading it again (the same
- * conversation, tool, call and text) reuses its ref, so compressing the same stored history before every model call
- * neither grows the store nor changes the prompt.
+ * it) and throws an InvalidOptionError (`invalid_option`) without one. One output is stored once
+ * per offloader: offloading it again (the same conversation, tool, call and text) reuses its ref,
+ * so compressing the same stored history before every model call neither grows the store nor
+ * changes the prompt.
  *
  * @example
  * ```ts
@@ -127,6 +163,13 @@ export interface ToolOutputOffloader extends ContextCompressor {
  * const { message } = await offloader.offloadMessage(toolMessage, { conversationId, counter });
  * await history.append(conversationId, message);
  * ```
+ *
+ * @param options - the store, and what is offloaded and how it is summarized
+ * @returns the offloader, also a compressor
+ * @throws InvalidOptionError (`invalid_option`) at creation when `store` is missing or lacks a
+ *   `put` or `get` method, `summarize` is neither a registry (with a `summarize` method) nor a
+ *   function, `exclude` is not a list of tool names, `minChars` or `maxSummaryChars` is not a
+ *   whole number of at least 0, or `name` is not a non-empty string
  */
 export function offloadToolOutputs(options: OffloadToolOutputsOptions): ToolOutputOffloader {
   const settings = checkOptions(options);

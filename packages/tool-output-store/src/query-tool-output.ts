@@ -8,14 +8,18 @@ import { SOURCE } from './tool-output-store-source.js';
 
 /**
  * Applies a {@link ToolOutputQuery} to a stored output, as `ToolOutputStore.get` returns it: the
- * JSON path first (its matches, as indented JSON), then the line range, then the grep filter,
- * then the character cap. With no query the text is the output itself, byte for byte. Throws a
- * `ContextError` (`invalid_query`, `details.field` naming the field) for a malformed query, a
- * pattern that is too long, not valid RE2 or too large, a JSON path that does not parse or is
- * used on an output that is not JSON, or a selection nested too deeply to print.
+ * JSON path first (its matches, as indented JSON), then the line range, then the grep filter, then
+ * the character cap. With no query the text is the output itself, byte for byte.
  *
  * Grep runs on RE2 (re2js), in time linear in the text, on any JavaScript runtime; it stops at
  * `GREP_WORK_LIMIT` and then says where (`grepStoppedAfterLine`, `truncated`).
+ *
+ * @param output - the stored output, as `ToolOutputStore.get` returns it
+ * @param query - what to select; the whole output when empty or absent
+ * @returns the selected text, with the output's ref, meta and size and how it was selected
+ * @throws InvalidOptionError (`invalid_query`, `details.field` naming the field) for a malformed
+ *   query, a pattern that is too long, not valid RE2 or too large, a JSON path that does not
+ *   parse or is used on an output that is not JSON, or a selection nested too deeply to print
  */
 export function queryToolOutput(
   output: StoredToolOutput,

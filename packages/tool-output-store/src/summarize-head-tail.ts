@@ -3,17 +3,30 @@ import type { SummaryInput, ToolOutputSummarizer } from './tool-output-summarize
 
 /** Options of {@link summarizeHeadTail}. */
 export interface SummarizeHeadTailOptions {
-  /** Lines kept from the start; default 5. */
+  /**
+   * Lines kept from the start.
+   * @default 5
+   */
   headLines?: number;
-  /** Lines kept from the end; default 3. */
+  /**
+   * Lines kept from the end.
+   * @default 3
+   */
   tailLines?: number;
-  /** Characters kept of each line; default 200. */
+  /**
+   * Characters kept of each line.
+   * @default 200
+   */
   maxLineChars?: number;
 }
 
 /**
- * The summarizer for any output (seed 004's fallback): its first `headLines` and last `tailLines`
- * lines, each cut to `maxLineChars` characters, around a line saying how many were left out.
+ * The summarizer for any output (the registry's fallback): its first `headLines` and last
+ * `tailLines` lines, each cut to `maxLineChars` characters, around a line saying how many were left
+ * out.
+ *
+ * @param options - how many lines are kept, and how much of each
+ * @returns the summarizer
  */
 export function summarizeHeadTail(options: SummarizeHeadTailOptions = {}): ToolOutputSummarizer {
   const { headLines = 5, tailLines = 3, maxLineChars = 200 } = options;

@@ -24,22 +24,37 @@ export const DEFAULT_INSPECT_FIELDS: readonly string[] = Object.freeze([
 
 /** Options of {@link summarizeInspect}. */
 export interface SummarizeInspectOptions {
-  /** Keys kept wherever they occur (case-insensitive); default {@link DEFAULT_INSPECT_FIELDS}. */
+  /**
+   * Keys kept wherever they occur (case-insensitive).
+   * @default `DEFAULT_INSPECT_FIELDS`
+   */
   fields?: readonly string[];
-  /** Most fields kept; default 24. */
+  /**
+   * Most fields kept.
+   * @default 24
+   */
   maxFields?: number;
-  /** Characters kept of each value; default 120. */
+  /**
+   * Characters kept of each value.
+   * @default 120
+   */
   maxValueChars?: number;
-  /** For output that is not a JSON object; default {@link summarizeHeadTail}. */
+  /**
+   * For output that is not a JSON object.
+   * @default `summarizeHeadTail()`
+   */
   fallback?: ToolOutputSummarizer;
 }
 
 /**
- * The summarizer for an inspect output (seed 004): the key fields of a JSON document, found at
+ * The summarizer for an inspect output: the key fields of a JSON document, found at
  * any depth outside arrays, one `path: value` line each, the path written as a JSON path that
  * `get_tool_output` accepts; then the top-level keys, so the model knows what else it can ask for.
  * A JSON array of one document is read as that document. Output that is not a JSON object goes to
  * `fallback` (head and tail).
+ *
+ * @param options - which fields are kept, how many and how much of each, and the fallback
+ * @returns the summarizer
  */
 export function summarizeInspect(options: SummarizeInspectOptions = {}): ToolOutputSummarizer {
   const wanted = new Set(

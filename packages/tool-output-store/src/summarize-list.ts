@@ -3,16 +3,25 @@ import type { SummaryInput, ToolOutputSummarizer } from './tool-output-summarize
 
 /** Options of {@link summarizeList}. */
 export interface SummarizeListOptions {
-  /** Rows kept from the start; default 5. */
+  /**
+   * Rows kept from the start.
+   * @default 5
+   */
   rows?: number;
-  /** Characters kept of each row; default 200. */
+  /**
+   * Characters kept of each row.
+   * @default 200
+   */
   maxRowChars?: number;
 }
 
 /**
- * The summarizer for lists (seed 004): the total number of rows and the first `rows` of them. A
+ * The summarizer for lists: the total number of rows and the first `rows` of them. A
  * JSON array (or an object holding one) counts its items, shown as compact JSON; a text table
  * keeps its heading line (a first line in capitals, as `docker ps` prints) above the rows.
+ *
+ * @param options - how many rows are kept, and how much of each
+ * @returns the summarizer
  */
 export function summarizeList(options: SummarizeListOptions = {}): ToolOutputSummarizer {
   const { rows = 5, maxRowChars = 200 } = options;

@@ -3,15 +3,24 @@ import type { SummaryInput, ToolOutputSummarizer } from './tool-output-summarize
 
 /** Options of {@link summarizeLogs}. */
 export interface SummarizeLogsOptions {
-  /** Newest lines kept; default 10. */
+  /**
+   * Newest lines kept.
+   * @default 10
+   */
   lines?: number;
-  /** Characters kept of each line; default 200. */
+  /**
+   * Characters kept of each line.
+   * @default 200
+   */
   maxLineChars?: number;
 }
 
 /**
- * The summarizer for logs (seed 004): how many lines look like errors and warnings, then the last
+ * The summarizer for logs: how many lines look like errors and warnings, then the last
  * `lines` lines, each cut to `maxLineChars` characters.
+ *
+ * @param options - how many lines are kept, and how much of each
+ * @returns the summarizer
  */
 export function summarizeLogs(options: SummarizeLogsOptions = {}): ToolOutputSummarizer {
   const { lines: keep = 10, maxLineChars = 200 } = options;

@@ -11,28 +11,58 @@ export type SummarizerMatch = string | RegExp | ((toolName: string) => boolean);
 
 /** Summarizers by tool; {@link createSummarizerRegistry} makes one. */
 export interface SummarizerRegistry {
-  /** Adds a summarizer for the tools `match` selects; it wins over every earlier one. Returns the registry. */
+  /**
+   * Adds a summarizer for the tools `match` selects; it wins over every earlier one.
+   *
+   * @param match - a tool name, a pattern of names or a test on the name
+   * @param summarizer - the summarizer for those tools
+   * @returns the registry, to chain calls
+   * @throws InvalidOptionError (`invalid_option`) when `summarizer` is not a function, or `match`
+   *   is not a non-empty tool name, a RegExp or a function; nothing is registered then
+   */
   register(match: SummarizerMatch, summarizer: ToolOutputSummarizer): SummarizerRegistry;
-  /** The summarizer for a tool: the latest registered that matches, else the fallback. */
+  /**
+   * The summarizer for a tool: the latest registered that matches, else the fallback.
+   *
+   * @param toolName - the tool's name
+   * @returns its summarizer
+   */
   summarizerFor(toolName: string): ToolOutputSummarizer;
-  /** Summarizes one output with {@link SummarizerRegistry.summarizerFor}; a throwing summarizer gives way to the fallback. */
+  /**
+   * Summarizes one output with {@link SummarizerRegistry.summarizerFor}; a summarizer that throws
+   * or returns no string gives way to the fallback (to head and tail when the one that failed is
+   * the fallback).
+   *
+   * @param input - the output, its lines and the tool call it answers
+   * @returns the summary
+   */
   summarize(input: SummaryInput): string;
 }
 
 /** Options of {@link createSummarizerRegistry}. */
 export interface SummarizerRegistryOptions {
-  /** Register the built-in summarizers for lists, inspects and logs; default true. */
+  /**
+   * Register the built-in summarizers for lists, inspects and logs.
+   * @default true
+   */
   builtIns?: boolean;
-  /** For tools nothing else matches; default {@link summarizeHeadTail}. */
+  /**
+   * For tools nothing else matches.
+   * @default `summarizeHeadTail()`
+   */
   fallback?: ToolOutputSummarizer;
 }
 
 /**
- * A registry of summarizers per tool (seed 004), to which users add their own. The built-ins
- * match tool names by their words (separated by `_`, `-` or `.`): `list` or `ls` →
- * {@link summarizeList}, `inspect` or `describe` → {@link summarizeInspect}, `log` or `logs` →
- * {@link summarizeLogs}; anything else gets `fallback`, head and tail. What you register wins
- * over the built-ins: `registry.register('get_weather', summarizeInspect({ fields: ['temp'] }))`.
+ * A registry of summarizers per tool, to which users add their own. The built-ins match tool names
+ * by their words (separated by `_`, `-` or `.`): `list` or `ls` → {@link summarizeList}, `inspect`
+ * or `describe` → {@link summarizeInspect}, `log` or `logs` → {@link summarizeLogs}; anything else
+ * gets `fallback`, head and tail. What you register wins over the built-ins:
+ * `registry.register('get_weather', summarizeInspect({ fields: ['temp'] }))`.
+ *
+ * @param options - whether to register the built-ins, and the fallback
+ * @returns the registry
+ * @throws InvalidOptionError (`invalid_option`) at creation when `fallback` is not a function
  */
 export function createSummarizerRegistry(
   options: SummarizerRegistryOptions = {},

@@ -2,19 +2,32 @@ import type { StoredToolOutput } from '@ctxkit/context-core';
 
 /** Which part of a stored output to return; every field is optional and they combine. */
 export interface ToolOutputQuery {
-  /** First line to return, 1-based; default 1. */
+  /**
+   * First line to return, 1-based.
+   * @default 1
+   */
   startLine?: number;
-  /** Last line to return, 1-based and inclusive; default the last line. */
+  /**
+   * Last line to return, 1-based and inclusive.
+   * @default the last line
+   */
   endLine?: number;
   /**
    * Only lines matching this regular expression, in RE2 syntax (case-sensitive unless it starts
    * with `(?i)`, at most 256 characters). RE2 is JavaScript's syntax without backreferences or
    * lookaround, and writes a code point as `\x{e9}` rather than `\u00e9`.
+   * @default every line
    */
   grep?: string;
-  /** A JSON path into the output (`$.items[0].name`, `$.items[*].id`, `$['a key']`). */
+  /**
+   * A JSON path into the output (`$.items[0].name`, `$.items[*].id`, `$['a key']`).
+   * @default the whole output
+   */
   jsonPath?: string;
-  /** At most this many characters of text; default all of it. */
+  /**
+   * At most this many characters of text.
+   * @default all of it
+   */
   maxChars?: number;
 }
 

@@ -11,9 +11,12 @@ export interface SummaryInput {
 }
 
 /**
- * Turns a large tool output into the short text kept in the history under the offload header
- * (seed 004). It should be much shorter than the output (the offloader cuts it to
- * `maxSummaryChars` anyway) and must not throw: an output whose summarizer throws is summarized
- * by its head and tail instead.
+ * Turns a large tool output into the short text kept in the history under the offload header.
+ * It should be much shorter than the output (the offloader cuts it to `maxSummaryChars` anyway)
+ * and must not throw: an output whose summarizer throws is summarized by its head and tail
+ * instead.
+ *
+ * @param input - the output, its lines and the tool call it answers
+ * @returns the summary
  */
 export type ToolOutputSummarizer = (input: SummaryInput) => string;
