@@ -24,7 +24,10 @@ export interface AutoResetInput {
   logger: WorkerLogger;
 }
 
-/** Whether seed 001's auto-reset should fire: the prompt passed the threshold and the history holds more than a notice. */
+/**
+ * Whether auto-reset should fire: the prompt passed the threshold and the history holds more than
+ * a notice.
+ */
 export function shouldAutoReset(
   tokens: number,
   history: readonly Message[],
@@ -38,7 +41,7 @@ export function shouldAutoReset(
 }
 
 /**
- * Seed 001's auto-reset: archives the conversation (nothing is deleted), starts the new one with a
+ * Auto-reset: archives the conversation (nothing is deleted), starts the new one with a
  * system notice naming the archive, records a `context.reset` event and logs a warning. Returns
  * the stored notice, the new history.
  */

@@ -21,7 +21,7 @@ export interface CutToolResult {
   toChars: number;
 }
 
-/** What a compression did to individual messages, for seed 000's log lines. */
+/** What a compression did to individual messages, for the task log line. */
 export interface CompressionDetails {
   /** Messages of the input missing from the output. */
   droppedMessages: number;

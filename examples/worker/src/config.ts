@@ -18,11 +18,11 @@ export interface WorkerConfig {
   /** SQLite file holding history, events and tasks (`CTX_DB`). */
   readonly databaseFile: string;
   /**
-   * The model's context window in tokens (`MAX_CONTEXT_TOKENS`, seed 002); default the model
+   * The model's context window in tokens (`MAX_CONTEXT_TOKENS`); default the model
    * table's for `CTX_MODEL`, 8,000 for the scripted model.
    */
   readonly maxContextTokens: number;
-  /** Characters one message keeps under the `simple` compressor (`MAX_CHARS_PER_MESSAGE`, seed 002). */
+  /** Characters one message keeps under the `simple` compressor (`MAX_CHARS_PER_MESSAGE`). */
   readonly maxCharsPerMessage: number;
   /** Tokens of the window kept free for the answer (`CTX_RESERVE_TOKENS`). */
   readonly reserveTokens: number;
@@ -40,11 +40,11 @@ export interface WorkerConfig {
   readonly modelTimeoutMs: number;
   /** Most model calls that ask for tools within one task (`CTX_MAX_TOOL_ROUNDS`). */
   readonly maxToolRounds: number;
-  /** Whether a conversation is archived and restarted above the threshold (`CTX_AUTO_RESET`, seed 001). */
+  /** Whether a conversation is archived and restarted above the threshold (`CTX_AUTO_RESET`). */
   readonly autoReset: boolean;
   /** Share of the window above which auto-reset fires (`CTX_AUTO_RESET_THRESHOLD`). */
   readonly autoResetThreshold: number;
-  /** Whether large tool outputs are stored out of the history as summary + ref (`CTX_OFFLOAD`, seed 004). */
+  /** Whether large tool outputs are stored out of the history as summary + ref (`CTX_OFFLOAD`). */
   readonly offloadToolOutputs: boolean;
   /** How long a claimed task stays ours without a renewal, in milliseconds (`CTX_LEASE_MS`). */
   readonly leaseMs: number;
@@ -65,7 +65,7 @@ export interface WorkerConfig {
 /** The model name that selects the offline scripted model. */
 export const SCRIPTED_MODEL = 'scripted';
 
-/** The scripted model's window (seed 002's `MAX_CONTEXT_TOKENS` default). */
+/** The scripted model's window: the `MAX_CONTEXT_TOKENS` default when `CTX_MODEL` is `scripted`. */
 export const SCRIPTED_CONTEXT_TOKENS = 8000;
 
 /** The system prompt used when `CTX_SYSTEM_PROMPT` is not set. */
@@ -76,11 +76,11 @@ export const DEFAULT_SYSTEM_PROMPT =
   'when a tool output was cut short.';
 
 /**
- * Reads the worker's settings from `env` (seed 002's names and defaults), checks every value and
- * returns them frozen. The window of a real model (`CTX_MODEL`) comes from core's model table
- * unless `MAX_CONTEXT_TOKENS` is set; for a model the table lacks it must be set. Throws one
- * `ContextError` (`invalid_config`) listing every bad variable with the value it had and what was
- * expected.
+ * Reads the worker's settings from `env` (the variables and defaults docs/run-the-worker.md
+ * lists), checks every value and returns them frozen. The window of a real model (`CTX_MODEL`)
+ * comes from core's model table unless `MAX_CONTEXT_TOKENS` is set; for a model the table lacks it
+ * must be set. Throws one `ContextError` (`invalid_config`) listing every bad variable with the
+ * value it had and what was expected.
  */
 export function loadConfig(
   env: Readonly<Record<string, string | undefined>> = process.env,

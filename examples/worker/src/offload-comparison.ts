@@ -25,15 +25,15 @@ export interface OffloadComparisonOptions {
 export interface OffloadComparison {
   /** The session with tool outputs kept whole in the history. */
   without: DemoSessionResult;
-  /** The session with large tool outputs offloaded (seed 004). */
+  /** The session with large tool outputs offloaded. */
   with: DemoSessionResult;
   /** Every offloaded output of the second session, read back from its file. */
   verification: OffloadVerification;
 }
 
 /**
- * Plays the demo session twice on fresh databases, without and with tool-output offloading
- * (seed 004): the configured run prints its per-turn table, the other runs quietly. Then prints
+ * Plays the demo session twice on fresh databases, without and with tool-output offloading:
+ * the configured run prints its per-turn table, the other runs quietly. Then prints
  * both side by side per task and in total (model calls, tokens sent, the uncompressed prompt,
  * outputs offloaded, `get_tool_output` calls, answers that saw an output cut short), and reads
  * every offloaded output back from the database file to check it is byte for byte what the tool
@@ -74,7 +74,7 @@ export async function compareOffloading(
   };
   print('');
   print(
-    `Tool-output offloading (seed 004): the same ${questions.length} questions on fresh databases, without and with CTX_OFFLOAD.`,
+    `Tool-output offloading: the same ${questions.length} questions on fresh databases, without and with CTX_OFFLOAD.`,
   );
   print('');
   print(

@@ -32,7 +32,7 @@ import type { Task } from './task-queue.js';
 import { toolDefinitionTokens } from './tool-definition-tokens.js';
 import type { ToolRegistry } from './tools/tool-registry.js';
 
-/** The parts a task is processed with, built once when the worker starts (seed 002). */
+/** The parts a task is processed with, built once when the worker starts. */
 export interface ProcessTaskComponents {
   /** Loads and stores the conversation's history. */
   store: HistoryStore;
@@ -48,7 +48,7 @@ export interface ProcessTaskComponents {
   model: ChatModel;
   /** The tools the model may call. */
   tools: ToolRegistry;
-  /** Offloads large tool outputs as they are written (seed 004); absent, they are kept whole. */
+  /** Offloads large tool outputs as they are written; absent, they are kept whole. */
   offloader?: Pick<ToolOutputOffloader, 'offloadMessage'>;
   /** Where the per-task line goes. */
   logger: WorkerLogger;
@@ -125,19 +125,19 @@ export interface TaskOutcome {
 }
 
 /**
- * Processes one task (seed 002's processTask): loads the history, then for each model call builds
+ * Processes one task: loads the history, then for each model call builds
  * the prompt through a provider → compressor → assembler pipeline (one `context.compressed` event
  * each), calls the model, runs the tools it asks for, until it answers; then stores the user's
  * input, every reply, tool call and tool result in one write (`storeTurn`), tagged
  * `meta.taskId`. Nothing is stored if it fails, so a failed task leaves the history as it was.
  *
  * Tool rounds are bounded by `maxToolRounds`: after that many, the model is asked to answer
- * without tools. Seed 001's reactive fallback: when the model rejects a prompt as too long, the
+ * without tools. Reactive fallback: when the model rejects a prompt as too long, the
  * largest tool output is dropped from the prompt, the history is compressed to a tighter budget
  * and the call is retried once; a second rejection fails the task with a message saying what was
- * tried. Seed 001's auto-reset (when on): when the uncompressed prompt passes `autoResetThreshold`
+ * tried. Auto-reset (when on): when the uncompressed prompt passes `autoResetThreshold`
  * of the window, the conversation is archived, a notice starts the new one, and the task goes on.
- * Seed 004's offloading (with an `offloader`): each tool result is offloaded before it joins the
+ * Tool-output offloading (with an `offloader`): each tool result is offloaded before it joins the
  * turn, so the model and the history see its summary and ref; a failed task may leave stored
  * outputs that no history refers to, never a history that refers to a missing output.
  */

@@ -43,7 +43,7 @@ export interface ReactiveFallbackInput {
 }
 
 /**
- * Seed 001's reactive fallback, for a prompt the model rejected as too long: picks the largest
+ * The reactive fallback, for a prompt the model rejected as too long: picks the largest
  * tool output to drop, shrinks the prompt budget (by the model's own figures when it gave them:
  * `0.9 × limit / requested`, at most ¾; else to ¾), logs a warning and records a
  * `context.fallback` event. The caller drops the output, rebuilds the prompt and retries once.

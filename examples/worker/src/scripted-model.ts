@@ -28,7 +28,7 @@ import {
  * directory, then `read_file`; one naming containers gets `inspect_container` and
  * `get_container_logs` for each, in parallel; a question about the fleet gets `list_containers`;
  * a request for a summary is answered from the earlier answers still in the prompt. When an output
- * reaches it offloaded (a summary under a `ref=toolout_…` header, seed 004) and it needs a detail
+ * reaches it offloaded (a summary under a `ref=toolout_…` header) and it needs a detail
  * the summary leaves out, it calls `get_tool_output`: a grep of a log for its latest errors, the
  * environment of a crashed container by JSON path, the unhealthy rows of a list, the notable lines
  * of a file. Once its tools have answered, it replies with facts taken from the outputs it can

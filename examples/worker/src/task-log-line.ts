@@ -2,7 +2,7 @@ import type { CutToolResult } from './compression-details.js';
 import type { ModelRequestRecord, TaskOutcome } from './process-task.js';
 
 /**
- * Seed 000's log line for a finished task: model calls, tokens before → after compression summed
+ * The log line for a finished task: model calls, tokens before → after compression summed
  * over them, each tool output that was cut (`truncated tool result for "get_container_logs"
  * (24566 → 4000 chars)`), and the most old messages one request dropped, with their tokens.
  */

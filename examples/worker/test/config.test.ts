@@ -15,7 +15,7 @@ function problemsOf(env: Record<string, string>): string[] {
 }
 
 describe('loadConfig', () => {
-  it('uses seed 002 names and defaults', () => {
+  it('reads the documented variables and applies their defaults', () => {
     const config = loadConfig({});
     expect(config.maxContextTokens).toBe(8000);
     expect(config.maxCharsPerMessage).toBe(4000);
@@ -28,7 +28,7 @@ describe('loadConfig', () => {
     expect(Object.isFrozen(config)).toBe(true);
   });
 
-  it('offloads tool outputs unless CTX_OFFLOAD is off (seed 004)', () => {
+  it('offloads tool outputs unless CTX_OFFLOAD is off', () => {
     expect(loadConfig({}).offloadToolOutputs).toBe(true);
     expect(loadConfig({ CTX_OFFLOAD: 'off' }).offloadToolOutputs).toBe(false);
     expect(problemsOf({ CTX_OFFLOAD: 'sometimes' })).toEqual([

@@ -42,7 +42,7 @@ describe('recognizeContextLengthError', () => {
     expect(info).toMatchObject({ requested: 208310, limit: 200000 });
   });
 
-  it('recognizes Moonshot "exceeded model token limit" (seed 001)', () => {
+  it('recognizes Moonshot "exceeded model token limit"', () => {
     const info = recognizeContextLengthError(
       '{"error":{"message":"Invalid request: Your request exceeded model token limit: 8192 (requested: 9331)","type":"invalid_request_error"}}',
     );

@@ -20,7 +20,7 @@ export interface OpsToolsOptions {
 
 /**
  * The worker's tools: `list_files` and `read_file` over the sandbox, `list_containers`,
- * `inspect_container` and `get_container_logs` over the container inventory (seed 004), and
+ * `inspect_container` and `get_container_logs` over the container inventory, and
  * `get_tool_output` when offloaded outputs are kept in `toolOutputs`.
  */
 export function createOpsTools(options: OpsToolsOptions): ToolRegistry {

@@ -3,7 +3,10 @@ import type { FileToolOptions } from './list-files.js';
 import { resolveSandboxPath } from './sandbox-path.js';
 import { integerInput, invalidToolInput, stringInput, type Tool } from './tool.js';
 
-/** Most characters `read_file` returns in one call (seed 000's tool-output cap). */
+/**
+ * Most characters `read_file` returns in one call: the cap `truncateToolResults` puts on a tool
+ * output by default.
+ */
 export const READ_FILE_MAX_CHARS = 50_000;
 
 /** `read_file`: a file of the sandbox with line numbers, from a line offset, at most 50,000 characters. */
