@@ -44,7 +44,7 @@ function assembleWithRepairs(input: AssembleInput, orphans: 'drop' | 'throw' = '
 }
 
 describe('createStandardAssembler', () => {
-  it('puts system, history and input together, as seed 002 does', () => {
+  it('puts system, history and input together, in that order', () => {
     const history = [user('hi'), assistant('hello')];
     expect(
       createStandardAssembler().assemble({ system: 'Be brief.', history, input: 'Next?' }),

@@ -2,7 +2,7 @@ import { testCompressor } from '@ctxkit/context-core/testing';
 import { contextGuard, createSimpleCompressor, threeLayer } from '../src/index.js';
 
 // Presets end with trimToBudget, so they always fit. Their first layers are per-message rules
-// applied on every call (seeds 002, 000, 003), so a history that fits is still capped or masked.
+// applied on every call, so a history that fits is still capped or masked.
 testCompressor({
   name: 'createSimpleCompressor()',
   create: () => createSimpleCompressor(),

@@ -29,7 +29,7 @@ testCompressor({
   create: () => slidingWindow(),
 });
 
-// Reshaping layers run on every call by design (seeds 000, 002, 003) and never drop a message,
+// Reshaping layers run on every call by design and never drop a message,
 // so they declare that they neither guarantee the budget nor leave a history that fits unchanged.
 testCompressor({
   name: 'truncateMessages()',

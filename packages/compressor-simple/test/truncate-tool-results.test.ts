@@ -15,7 +15,7 @@ import { call, outputs, outputTextChars, pdf, png, result, run, user, withIds } 
 const budget = { maxTokens: 1_000_000 };
 
 describe('truncateToolResults', () => {
-  it("cuts an output over 50,000 characters to 2,000 + 2,000 around seed 000's marker", async () => {
+  it('cuts an output over 50,000 characters to 2,000 + 2,000 around the truncation marker', async () => {
     const output = `${'h'.repeat(30_000)}${'t'.repeat(30_000)}`;
     const input = withIds([user('read it'), call('c1'), result('c1', output)]);
     const { messages, report } = await run(truncateToolResults(), input, budget);
