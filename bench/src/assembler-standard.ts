@@ -11,8 +11,9 @@ import { measure, printTable } from './measure.js';
 
 /**
  * The assembler and the wire formats on a 10,000-message agent history (~2 KB per message):
- * assembling against seed 002's plain concatenation, and each conversion against the
- * `JSON.stringify` / `JSON.parse` of its result that sending or receiving it costs anyway.
+ * assembling against plain concatenation of system, history and input, and each conversion
+ * against the `JSON.stringify` / `JSON.parse` of its result that sending or receiving it costs
+ * anyway.
  */
 export async function benchAssemblerStandard(): Promise<void> {
   const history = agentHistory(10_000);

@@ -19,7 +19,7 @@ import { measure, printTable } from './measure.js';
 
 /** The history budget of every run: 100,000 tokens. */
 const BUDGET = Object.freeze({ maxTokens: 100_000 });
-/** The counter both sides use: a quarter of the characters, as seed 002 estimates. */
+/** The counter both sides use: a quarter of the characters, the usual rough estimate. */
 const CHARS_4: TokenCounter = Object.freeze({
   name: 'chars/4',
   count: (text: string) => Math.ceil(text.length / 4),
