@@ -92,6 +92,11 @@ export {
   type InMemoryToolOutputStoreOptions,
 } from './in-memory-tool-output-store.js';
 export { type ContextErrorOf, isContextError } from './is-context-error.js';
+export {
+  type ContextLengthFigures,
+  contextLengthFigures,
+  isContextLengthError,
+} from './is-context-length-error.js';
 export { jsonDataProblem, MAX_JSON_DEPTH } from './json-data.js';
 export { assertValidLimit, keepNewest } from './keep-newest.js';
 export {
