@@ -1,7 +1,7 @@
 import { fromOpenAIChat, type OpenAIChatMessage, toOpenAIChat } from '@ctxkit/assembler-standard';
-import { ContextError } from '@ctxkit/context-core';
+import { ContextError, contextLengthFigures } from '@ctxkit/context-core';
 import type { ChatModel, ChatRequest, ChatResponse } from './chat-model.js';
-import { contextLengthExceeded, recognizeContextLengthError } from './context-length-error.js';
+import { contextLengthExceeded } from './context-length-error.js';
 
 /** Options of {@link createOpenAIChatModel}. */
 export interface OpenAIChatModelOptions {
@@ -65,12 +65,12 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
       }
       const text = await response.text();
       if (!response.ok) {
-        const contextLength = recognizeContextLengthError(text);
-        if (contextLength)
-          throw contextLengthExceeded(contextLength, {
-            model: settings.model,
-            status: response.status,
-          });
+        const figures = contextLengthFigures({ status: response.status, responseBody: text });
+        if (figures)
+          throw contextLengthExceeded(
+            { message: apiMessage(text), ...figures },
+            { model: settings.model, status: response.status },
+          );
         throw failure(
           'model_request_failed',
           `Model ${settings.model} at ${url} answered HTTP ${response.status}: ${apiMessage(text)}`,
