@@ -123,6 +123,25 @@ describe('createOpenAIChatModel', () => {
     expect(error.details).toMatchObject({ status: 400, limit: 200000, requested: 208310 });
   });
 
+  it('keeps a 429 that mentions the context length a failed request, not an overflow', async () => {
+    const server = await serve({
+      status: 429,
+      body: {
+        error: {
+          message: "Rate limit reached; this model's maximum context length is 8192 tokens.",
+          type: 'requests',
+        },
+      },
+    });
+    const error = await failure(
+      createOpenAIChatModel({ baseUrl: server.url, model: 'm' }).complete({
+        messages: prompt,
+        tools,
+      }),
+    );
+    expect(error.code).toBe('model_request_failed');
+  });
+
   it('names the status and the API message of other failures, and bad bodies', async () => {
     const rejected = await serve({
       status: 429,

@@ -161,7 +161,7 @@ interface ErrorFacts {
 }
 
 /** How deep the walk follows nested bodies and causes. */
-const MAX_DEPTH = 8;
+const MAX_DEPTH = 16;
 
 /** Keys whose values may hold the API's error, its body or the error that caused this one. */
 const NESTED_KEYS = [

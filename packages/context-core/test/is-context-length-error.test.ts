@@ -40,6 +40,15 @@ describe('isContextLengthError', () => {
     expect(isContextLengthError(new Error('prompt is too long: 9 tokens > 8 maximum'))).toBe(true);
   });
 
+  it('finds a rejection five wrappers down a cause chain', () => {
+    let error: unknown = {
+      statusCode: 400,
+      responseBody: '{"error":{"code":"context_length_exceeded"}}',
+    };
+    for (let level = 0; level < 5; level++) error = new Error(`level ${level}`, { cause: error });
+    expect(isContextLengthError(error)).toBe(true);
+  });
+
   it('follows a cycle in the cause chain without looping', () => {
     const error = new Error('outer') as Error & { cause?: unknown };
     error.cause = error;
