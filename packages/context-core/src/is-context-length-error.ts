@@ -160,6 +160,12 @@ interface ErrorFacts {
   fields: ContextLengthFigures;
 }
 
+/**
+ * Characters of one message or body that are read: the APIs say what went wrong in their first
+ * sentences, and reading no further keeps the text patterns' cost bounded whatever an error holds.
+ */
+const MAX_TEXT_CHARS = 4096;
+
 /** How deep the walk follows nested bodies and causes. */
 const MAX_DEPTH = 16;
 
@@ -187,7 +193,7 @@ function visit(value: unknown, facts: ErrorFacts, seen: Set<object>, depth: numb
   if (typeof value === 'string') {
     const parsed = parseJson(value);
     if (typeof parsed === 'object' && parsed !== null) visit(parsed, facts, seen, depth + 1);
-    else facts.texts.push(value);
+    else facts.texts.push(value.slice(0, MAX_TEXT_CHARS));
     return;
   }
   if (typeof value !== 'object' || value === null || seen.has(value)) return;

@@ -84,3 +84,15 @@ describe('contextLengthFigures', () => {
     ).toEqual({ requested: 208310, limit: 200000 });
   });
 });
+
+describe('long error texts', () => {
+  it('reads only the start of a huge message, so a megabyte of text costs no more than its start', () => {
+    const filler = 'input token count '.repeat(60_000);
+    expect(isContextLengthError(new Error(filler))).toBe(false);
+    expect(
+      isContextLengthError(
+        new Error(`prompt is too long: 208310 tokens > 200000 maximum ${filler}`),
+      ),
+    ).toBe(true);
+  });
+});
