@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import { Tiktoken } from 'js-tiktoken/lite';
 import cl100kRanks from 'js-tiktoken/ranks/cl100k_base';
@@ -370,6 +372,35 @@ describe('huge unbroken pieces', () => {
     expect(counter.count(`${half}\n${half}`)).toBe(2 * counter.count(half) + 1);
   });
 });
+
+describe('memory', () => {
+  it('does not keep the texts it counted alive through its piece cache', () => {
+    setFlagsFromString('--expose-gc');
+    const collectGarbage = runInNewContext('gc') as () => void;
+    const counter = createTiktokenCounter('o200k_base');
+    counter.count('warm up');
+    collectGarbage();
+    const before = process.memoryUsage().heapUsed;
+    for (let index = 0; index < 40; index++) {
+      // A flat string of 480 KB whose first piece, a word of 20 letters, goes to the cache.
+      const word = `Abcdefghijklmnopq${lettersOf(index)}`;
+      counter.count(Buffer.from(`${word} ${'lorem ipsum '.repeat(40_000)}`).toString());
+    }
+    collectGarbage();
+    const growth = process.memoryUsage().heapUsed - before;
+    // Kept alive, the 40 texts would take 19 MB.
+    expect(growth).toBeLessThan(4 * 2 ** 20);
+  });
+});
+
+/** Three lowercase letters that spell `index` in base 26. */
+function lettersOf(index: number): string {
+  let letters = '';
+  for (let digit = 0, rest = index; digit < 3; digit++, rest = Math.floor(rest / 26)) {
+    letters = String.fromCharCode(97 + (rest % 26)) + letters;
+  }
+  return letters;
+}
 
 /** Files of this package's dev dependencies, read at test time (not copied into the repo). */
 function realTexts(): Record<string, string> {
