@@ -124,6 +124,46 @@ export function koreanText(size: number, seed = 9): string {
   });
 }
 
+/**
+ * CJK mixed with Latin, as in a multilingual chat: sentences of Chinese, Japanese and Korean,
+ * some English ones, and code names, numbers and English terms inside the CJK ones. Not one of
+ * {@link CORPORA} (whose kinds are each one kind of text).
+ */
+export function cjkMixed(size: number, seed = 13): string {
+  const random = createRandom(seed);
+  const term = (): string =>
+    random.pick([
+      ` ${random.pick(CHINESE_EMBEDDED_TERMS)} `,
+      `\`${identifier(random)}()\``,
+      String(random.integer(1, 9999)),
+      ` ${random.pick(ENGLISH_CONTENT_WORDS)} `,
+    ]);
+  return fill(size, () => {
+    const roll = random.next();
+    let sentence: string;
+    if (roll < 0.3) sentence = chineseSentence(random);
+    else if (roll < 0.55) {
+      sentence = '';
+      for (let index = random.integer(3, 9); index > 0; index--) {
+        sentence += random.chance(0.15) ? term() : random.pickSkewed(JAPANESE_WORDS);
+        if (random.chance(0.5)) sentence += random.pick(JAPANESE_PARTICLES);
+      }
+      sentence += '。';
+    } else if (roll < 0.8) {
+      const words: string[] = [];
+      for (let index = random.integer(3, 8); index > 0; index--) {
+        words.push(
+          random.chance(0.15)
+            ? term().trim()
+            : random.pickSkewed(KOREAN_WORDS) + random.pick(KOREAN_PARTICLES),
+        );
+      }
+      sentence = `${words.join(' ')}. `;
+    } else sentence = `${englishSentence(random)} `;
+    return random.chance(0.15) ? `${sentence}\n` : sentence;
+  });
+}
+
 /** One long base64 string of random bytes, without line breaks (as in data URLs and JSON). */
 export function base64Blob(size: number, seed = 10): string {
   const random = createRandom(seed);
