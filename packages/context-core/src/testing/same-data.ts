@@ -2,7 +2,7 @@
  * Whether `a` and `b` hold the same data: equal primitives (NaN equal to itself), arrays and plain
  * objects with the same keys and equal values, bytes (`Uint8Array`, `ArrayBuffer`) with the same
  * contents, `URL`s with the same address. Keys whose value is `undefined` count as absent, as in
- * JSON. What a message model kit means by "deep-equal"; no `node:` import, so it runs anywhere.
+ * JSON. What a message model kit means by "deep-equal"; it uses no Node built-in, so it runs anywhere.
  *
  * @param a - one value
  * @param b - the other
