@@ -178,7 +178,7 @@ export function maskOldToolResults(options: MaskOldToolResultsOptions = {}): Con
           return next.part;
         });
         if (content === message.content) continue;
-        const copy = withContent(message, content, context.counter);
+        const copy = withContent(message, content, context.counter, 'masked');
         if (
           countMessageTokens(copy, context.counter) >= countMessageTokens(message, context.counter)
         )

@@ -67,7 +67,7 @@ export function stripOldThinking(options: StripOldThinkingOptions = {}): Context
         } else if (rest.length === 0) {
           dropped += 1;
         } else {
-          output.push(withContent(message, rest, context.counter));
+          output.push(withContent(message, rest, context.counter, 'stripped'));
           truncated += 1;
         }
       }

@@ -12,6 +12,7 @@ import {
   type Message,
   type MessageUnit,
   optionChecker,
+  recordOrigin,
   type StageOutput,
   type StoredSummary,
   type SummaryStore,
@@ -530,6 +531,8 @@ function assemble(
 ): Message[] {
   let lead = 0;
   while (lead < foldEnd && messages[lead]?.role === 'system') lead += 1;
+  const folded = messages.slice(lead, foldEnd).filter((_, offset) => !inPlace[lead + offset]);
+  recordOrigin(summary, folded, 'summarized');
   return [
     ...messages.slice(0, lead),
     summary,

@@ -6,6 +6,7 @@ import {
   type CompressResult,
   type ContextCompressor,
   FULL_CONTRACT,
+  type StageTrace,
 } from './context-compressor.js';
 import { countTokens } from './count-tokens.js';
 import type { Message } from './message.js';
@@ -29,16 +30,19 @@ export function composeCompressors(...compressors: ContextCompressor[]): Context
       const limit = budgetLimit(budget);
       let current: Message[] = [...messages];
       const steps: CompressionStep[] = [];
+      const trace: StageTrace[] = [];
       for (const stage of stages) {
         throwIfAborted(context.signal, stage.name);
         const result = await stage.compress(current, budget, context);
         steps.push(...result.report.steps);
+        trace.push(...(result.trace ?? [{ name: stage.name, output: result.messages }]));
         current = result.messages;
       }
       const tokens = steps.length === 0 ? countTokens(messages, context.counter) : 0;
       return {
         messages: current,
         report: compressionReport(messages, current, limit, steps, tokens),
+        trace,
       };
     },
   } satisfies ContextCompressor);

@@ -46,12 +46,28 @@ export interface CompressionReport {
   steps: CompressionStep[];
 }
 
+/** One stage's output within a compression, for reports that say which stage did what. */
+export interface StageTrace {
+  /** The stage's name, as in its report step. */
+  readonly name: string;
+  /** What the stage returned (never mutated afterwards). */
+  readonly output: readonly Message[];
+}
+
 /** The result of {@link ContextCompressor.compress}. */
 export interface CompressResult {
   /** The compressed messages. */
   messages: Message[];
   /** What was done to them. */
   report: CompressionReport;
+  /**
+   * Each stage's output, in order, one per report step: lets a report say which stage dropped or
+   * changed each message. Compressors built with `defineCompressor` and `composeCompressors` fill
+   * it in.
+   *
+   * @default `undefined`: changes are put down to the compressor as a whole
+   */
+  trace?: readonly StageTrace[];
 }
 
 /**

@@ -1,6 +1,7 @@
 import { InvalidOptionError } from './error-families.js';
 import { estimateMediaTokens } from './estimate-media-tokens.js';
 import type { FilePart, ImagePart, Message, Part, ToolResultOutput } from './message.js';
+import { type MessageDerivation, recordOrigin } from './message-origin.js';
 import { cachedTokenCount, rememberTokenCount } from './token-count-cache.js';
 import type { TokenCounter } from './token-counter.js';
 
@@ -92,11 +93,15 @@ export function withTokenCount(message: Message, counter: TokenCounter): Message
 
 /**
  * A copy of `message` with new content and a fresh count for `counter`; `id`, `role` and `meta`
- * are kept. Every compressor that rewrites content goes through this, so no stale count survives.
+ * are kept, and the copy's origin is recorded (see `originOf`). Every compressor that rewrites
+ * content goes through this, so no stale count survives and reports can tell what became of each
+ * message.
  *
  * @param message - the message to copy
  * @param content - its new content
  * @param counter - the counter to count the copy with
+ * @param derivation - what the new content is: cut short (`truncated`), a stand-in for what was
+ *   there (`masked`) or the same with parts removed (`stripped`); default `truncated`
  * @returns the copy, counted
  * @throws InvalidOptionError (`invalid_option`) when the counter's `countMedia` prices a part at
  *   anything but a non-negative integer
@@ -105,11 +110,13 @@ export function withContent(
   message: Message,
   content: Message['content'],
   counter: TokenCounter,
+  derivation: Exclude<MessageDerivation, 'summarized'> = 'truncated',
 ): Message {
   const copy: Message = { ...message, content };
   copy.tokens = countContentTokens(copy, counter);
   copy.tokenCounter = counter.name;
   rememberTokenCount(copy, counter.name, copy.tokens);
+  recordOrigin(copy, message, derivation);
   return copy;
 }
 

@@ -87,6 +87,7 @@ export function defineCompressor(options: DefineCompressorOptions): ContextCompr
       return {
         messages: output.messages,
         report: compressionReport(messages, output.messages, limit, [step]),
+        trace: [{ name, output: output.messages }],
       };
     },
   });

@@ -11,6 +11,7 @@ export {
   type CompressResult,
   type ContextCompressor,
   FULL_CONTRACT,
+  type StageTrace,
 } from './context-compressor.js';
 export {
   type BudgetCode,
@@ -21,6 +22,14 @@ export {
   type InvalidOptionCode,
   type StorageCode,
 } from './context-error.js';
+export type {
+  ChangeAction,
+  ContextManager,
+  FitOptions,
+  FitReport,
+  FitResult,
+  MessageChange,
+} from './context-manager.js';
 export {
   type BuildInput,
   type BuildResult,
@@ -99,6 +108,7 @@ export {
 } from './is-context-length-error.js';
 export { jsonDataProblem, MAX_JSON_DEPTH } from './json-data.js';
 export { assertValidLimit, keepNewest } from './keep-newest.js';
+export { type Logger, silentLogger } from './logger.js';
 export {
   type ContentToolOutput,
   type FilePart,
@@ -137,6 +147,12 @@ export {
   toolResultsOf,
 } from './message.js';
 export {
+  type MessageDerivation,
+  type MessageOrigin,
+  originOf,
+  recordOrigin,
+} from './message-origin.js';
+export {
   findModelInfo,
   getModelInfo,
   MODEL_TABLE,
@@ -166,6 +182,7 @@ export {
 } from './token-budget.js';
 export { cachedTokenCount, rememberTokenCount } from './token-count-cache.js';
 export type { TokenCounter } from './token-counter.js';
+export type { ToolDeclaration } from './tool-declaration.js';
 export {
   assertToolOutputRef,
   createToolOutputRef,

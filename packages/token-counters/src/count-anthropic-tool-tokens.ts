@@ -1,9 +1,9 @@
-import type { TokenCounter } from '@ctxkit/context-core';
+import type { TokenCounter, ToolDeclaration } from '@ctxkit/context-core';
 import {
   type AnthropicToolChoice,
   anthropicToolSystemPromptTokens,
 } from './anthropic-tool-system-prompt-tokens.js';
-import { checkToolDeclarations, type ToolDeclaration } from './tool-declaration.js';
+import { checkToolDeclarations } from './tool-declaration.js';
 
 /**
  * An estimate of the input tokens a list of tools adds to an Anthropic request: the tool-use

@@ -1,5 +1,5 @@
-import type { TokenCounter } from '@ctxkit/context-core';
-import { checkToolDeclarations, type ToolDeclaration } from './tool-declaration.js';
+import type { TokenCounter, ToolDeclaration } from '@ctxkit/context-core';
+import { checkToolDeclarations } from './tool-declaration.js';
 
 /**
  * An estimate of the input tokens a list of function declarations adds to a Gemini request: each

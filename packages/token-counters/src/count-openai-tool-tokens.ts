@@ -1,6 +1,6 @@
-import type { TokenCounter } from '@ctxkit/context-core';
+import type { TokenCounter, ToolDeclaration } from '@ctxkit/context-core';
 import { checkName } from './check-option.js';
-import { checkToolDeclarations, type ToolDeclaration } from './tool-declaration.js';
+import { checkToolDeclarations } from './tool-declaration.js';
 
 /** The constants of OpenAI's function-calling framing, as the OpenAI Cookbook measured them. */
 export interface OpenAIToolFraming {

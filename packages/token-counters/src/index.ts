@@ -1,3 +1,4 @@
+export type { ToolDeclaration } from '@ctxkit/context-core';
 export {
   ANTHROPIC_IMAGE_SOURCE,
   ANTHROPIC_IMAGE_TIERS,
@@ -69,7 +70,6 @@ export {
 export { OPENAI_MAX_PATCHES } from './openai-patch-tokens.js';
 export { readImageSize } from './read-image-size.js';
 export { createTiktokenCounter, type TiktokenEncodingName } from './tiktoken-counter.js';
-export type { ToolDeclaration } from './tool-declaration.js';
 export {
   type MediaTarget,
   PDF_BYTES_PER_PAGE,

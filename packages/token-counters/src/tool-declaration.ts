@@ -1,19 +1,5 @@
-import { jsonDataProblem } from '@ctxkit/context-core';
+import { jsonDataProblem, type ToolDeclaration } from '@ctxkit/context-core';
 import { checkName, invalidOption } from './check-option.js';
-
-/**
- * A tool as it is declared to a model: the shape of OpenAI's `function`, Anthropic's tool (with
- * `input_schema` as `parameters`) and Gemini's function declaration. `ToolDefinition` of
- * `@ctxkit/tool-output-store` has this shape.
- */
-export interface ToolDeclaration {
-  /** The name the model calls it by. */
-  readonly name: string;
-  /** What it does, for the model. */
-  readonly description?: string;
-  /** JSON Schema of its input (an object schema). */
-  readonly parameters?: Readonly<Record<string, unknown>>;
-}
 
 /**
  * Checks a list of tool declarations: an array of objects, each with a non-empty `name`, a string

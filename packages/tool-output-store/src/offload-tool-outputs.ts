@@ -6,6 +6,7 @@ import {
   type Message,
   optionChecker,
   type Part,
+  recordOrigin,
   type TokenCounter,
   type ToolOutputStore,
   type ToolResultPart,
@@ -238,9 +239,11 @@ export function offloadToolOutputs(options: OffloadToolOutputsOptions): ToolOutp
     }
     if (content === undefined) return { message, offloaded };
     if (context.counter)
-      return { message: withContent(message, content, context.counter), offloaded };
+      return { message: withContent(message, content, context.counter, 'masked'), offloaded };
     const { tokens: _tokens, tokenCounter: _counter, ...rest } = message;
-    return { message: { ...rest, content }, offloaded };
+    const copy: Message = { ...rest, content };
+    recordOrigin(copy, message, 'masked');
+    return { message: copy, offloaded };
   };
 
   const offload = async (
