@@ -87,6 +87,7 @@ export type {
   EventSink,
   EventStore,
   ListEventsOptions,
+  RecordedChange,
   SummaryFailedEvent,
   SummarySkippedEvent,
 } from './event-sink.js';

@@ -1,0 +1,5 @@
+export { countToolDefinitions } from './count-tool-definitions.js';
+export { type ContextManagerOptions, createContextManager } from './create-context-manager.js';
+export { defaultCounter } from './default-counter.js';
+export { type FormatReportOptions, formatReport } from './format-report.js';
+export { modelProvider } from './model-provider.js';
