@@ -23,6 +23,7 @@ import {
   type ToolDeclaration,
   validateMessages,
 } from '@ctxkit/context-core';
+import { compressedEvent } from './compressed-event.js';
 import { countToolDefinitions } from './count-tool-definitions.js';
 import { defaultCounter } from './default-counter.js';
 import { fitLogLine } from './fit-log-line.js';
@@ -45,6 +46,13 @@ export interface ContextManagerOptions {
    *   quarter of the window and no more than its largest answer)
    */
   maxTokens?: number;
+  /**
+   * A cap on characters per message, handed to the compressor in its budget (for strategies that
+   * truncate by characters, such as `truncateMessages`).
+   *
+   * @default none
+   */
+  maxCharsPerMessage?: number;
   /**
    * Rows for models the table lacks or gets wrong, by id.
    *
@@ -124,6 +132,12 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     ['compress'],
   );
   const events = options.events;
+  const maxCharsPerMessage = check.wholeNumber(
+    'maxCharsPerMessage',
+    options.maxCharsPerMessage,
+    undefined,
+    1,
+  );
   const logger = check.methods<Logger>('logger', options.logger, silentLogger, ['debug']);
   const toolTokens = new WeakMap<readonly ToolDeclaration[], number>();
   const countTools = (tools: readonly ToolDeclaration[]): number => {
@@ -159,7 +173,9 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
       const { conversationId, signal } = fitOptions;
       const result = await compressor.compress(
         messages,
-        { maxTokens: messagesLimit },
+        maxCharsPerMessage === undefined
+          ? { maxTokens: messagesLimit }
+          : { maxTokens: messagesLimit, maxCharsPerMessage },
         {
           counter,
           ...(conversationId === undefined ? {} : { conversationId }),
@@ -206,20 +222,7 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
       );
       logger.debug(fitLogLine(report));
       if (events !== undefined && conversationId !== undefined) {
-        await events.record({
-          type: 'context.compressed',
-          conversationId,
-          at: new Date().toISOString(),
-          payload: {
-            originalCount: report.originalCount,
-            compressedCount: report.compressedCount,
-            originalTokens: report.originalTokens,
-            estimatedTokens: report.estimatedTokens,
-            budgetTokens: report.budgetTokens,
-            steps: report.steps,
-            changes: report.changes.map(({ message: _sent, ...change }) => change),
-          },
-        });
+        await events.record(compressedEvent(conversationId, report));
       }
       return { messages: output, report };
     },

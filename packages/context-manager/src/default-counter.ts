@@ -9,6 +9,7 @@ import { createTiktokenCounter } from '@ctxkit/token-counters';
  *
  * @param modelId - the model id, when the manager has one
  * @returns the counter
+ * @throws InvalidOptionError (`invalid_option`) never in practice: both encodings it picks are supported
  */
 export function defaultCounter(modelId: string | undefined): TokenCounter {
   const name = (modelId ?? '').toLowerCase();
