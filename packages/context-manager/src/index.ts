@@ -1,3 +1,13 @@
+export {
+  type AutoReset,
+  type AutoResetCheckOptions,
+  type AutoResetDone,
+  type AutoResetKept,
+  type AutoResetOptions,
+  type AutoResetResult,
+  createAutoReset,
+  RESET_NOTICE_KIND,
+} from './auto-reset.js';
 export { compressedEvent } from './compressed-event.js';
 export { countToolDefinitions } from './count-tool-definitions.js';
 export { type ContextManagerOptions, createContextManager } from './create-context-manager.js';
