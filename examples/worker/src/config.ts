@@ -42,7 +42,7 @@ export interface WorkerConfig {
   readonly maxToolRounds: number;
   /** Whether a conversation is archived and restarted above the threshold (`CTX_AUTO_RESET`). */
   readonly autoReset: boolean;
-  /** Share of the window above which auto-reset fires (`CTX_AUTO_RESET_THRESHOLD`). */
+  /** Share of the prompt budget (window less reserve) above which auto-reset fires (`CTX_AUTO_RESET_THRESHOLD`). */
   readonly autoResetThreshold: number;
   /** Whether large tool outputs are stored out of the history as summary + ref (`CTX_OFFLOAD`). */
   readonly offloadToolOutputs: boolean;

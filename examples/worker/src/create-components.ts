@@ -15,6 +15,7 @@ import {
   type TokenCounter,
   type ToolOutputStore,
 } from '@ctxkit/context-core';
+import { createAutoReset, createContextManager } from '@ctxkit/context-manager';
 import {
   createKyselySummaryStore,
   createKyselyToolOutputStore,
@@ -48,6 +49,8 @@ export interface WorkerComponents extends ProcessTaskComponents {
   readonly queue: TaskQueue;
   /** The history and event store (provider-sqlite), with `listEvents`, `listArchives`, `getArchive`. */
   readonly store: ReturnType<typeof createSqliteProvider>;
+  /** Counts every token: the manager's counter. */
+  readonly counter: TokenCounter;
   /** The `tool_outputs` table in the same file, when offloading is on (`CTX_OFFLOAD`). */
   readonly toolOutputs?: ToolOutputStore;
   /** Closes the database. */
@@ -56,11 +59,13 @@ export interface WorkerComponents extends ProcessTaskComponents {
 
 /**
  * Builds the worker's parts from its configuration: one SQLite connection (provider-sqlite's)
- * shared by the history, the events and the `tasks` table; the counter; the compressor
- * (`simple`, `guard`, `three-layer`, or `summarize` then `trimToBudget`, with its summaries in
- * the same file); the standard assembler; the model (the scripted one, or the chat-completions
- * client); the tools; the logger; with `CTX_OFFLOAD` on, the tool output store in the same
- * file, the offloader and the `get_tool_output` tool.
+ * shared by the history, the events and the `tasks` table; one context manager, for
+ * `MAX_CONTEXT_TOKENS` less the reserve, with the counter, the compressor (`simple`, `guard`,
+ * `three-layer`, or `summarize` then `trimToBudget`, with its summaries in the same file) and the
+ * logger; with `CTX_AUTO_RESET` on, the library's auto-reset on the store; the standard
+ * assembler; the model (the scripted one, or the chat-completions client); the tools; with
+ * `CTX_OFFLOAD` on, the tool output store in the same file, the offloader and the
+ * `get_tool_output` tool.
  */
 export function createComponents(
   config: WorkerConfig,
@@ -77,13 +82,33 @@ export function createComponents(
   const toolOutputs = config.offloadToolOutputs
     ? createKyselyToolOutputStore({ db: store.db })
     : undefined;
+  const logger =
+    overrides.logger ?? createWorkerLogger({ level: config.logLevel, format: config.logFormat });
+  const manager = createContextManager({
+    model: config.model,
+    maxTokens: config.maxContextTokens - config.reserveTokens,
+    counter,
+    compressor: chooseCompressor(config, store, model),
+    logger,
+  });
   return Object.freeze({
     config,
     store,
     events: store,
     queue,
     counter,
-    compressor: chooseCompressor(config, store, model),
+    manager,
+    ...(config.autoReset
+      ? {
+          autoReset: createAutoReset({
+            manager,
+            store,
+            threshold: config.autoResetThreshold,
+            events: store,
+            logger,
+          }),
+        }
+      : {}),
     assembler: createStandardAssembler(),
     model,
     tools: createOpsTools({
@@ -91,8 +116,7 @@ export function createComponents(
       ...(toolOutputs ? { toolOutputs } : {}),
     }),
     ...(toolOutputs ? { toolOutputs, offloader: offloadToolOutputs({ store: toolOutputs }) } : {}),
-    logger:
-      overrides.logger ?? createWorkerLogger({ level: config.logLevel, format: config.logFormat }),
+    logger,
     close: () => store.close(),
   });
 }

@@ -1,26 +1,25 @@
 import {
-  type CompressionReport,
-  type ContextCompressor,
   ContextError,
+  type ContextManager,
   countTokens,
   type EventSink,
+  type FitReport,
   type HistoryStore,
   type Message,
   messageText,
   type PromptAssembler,
-  type TokenCounter,
   throwIfAborted,
   toolCallsOf,
   withTokenCount,
 } from '@ctxkit/context-core';
-import { createContextPipeline } from '@ctxkit/context-manager';
+import type { AutoReset } from '@ctxkit/context-manager';
 import type { ToolOutputOffloader } from '@ctxkit/tool-output-store';
-import { autoReset, shouldAutoReset } from './auto-reset.js';
 import type { ChatModel, ToolDefinition } from './chat-model.js';
 import { type CompressionDetails, compressionDetails } from './compression-details.js';
 import type { WorkerConfig } from './config.js';
 import { type ContextLengthInfo, isContextLengthExceeded } from './context-length-error.js';
 import { withoutToolOutputs } from './drop-tool-outputs.js';
+import { fitPrompt } from './fit-prompt.js';
 import type { WorkerLogger } from './logger.js';
 import {
   fallbackFailed,
@@ -29,21 +28,23 @@ import {
 } from './reactive-fallback.js';
 import { taskLogLine } from './task-log-line.js';
 import type { Task } from './task-queue.js';
-import { toolDefinitionTokens } from './tool-definition-tokens.js';
 import type { ToolRegistry } from './tools/tool-registry.js';
 
 /** The parts a task is processed with, built once when the worker starts. */
 export interface ProcessTaskComponents {
   /** Loads and stores the conversation's history. */
   store: HistoryStore;
-  /** Receives `context.compressed`, `context.fallback` and `context.reset` events. */
+  /**
+   * Fits every prompt (history, the task's messages so far, system prompt and tool definitions)
+   * to its budget, `MAX_CONTEXT_TOKENS` minus the reserve for the answer.
+   */
+  manager: ContextManager;
+  /** Archives a conversation grown past its threshold (`CTX_AUTO_RESET`); absent, none is. */
+  autoReset?: AutoReset;
+  /** Receives the `context.compressed` event of each prompt and the `context.fallback` events. */
   events: EventSink;
-  /** Fits the history to the budget. */
-  compressor: ContextCompressor;
   /** Builds the prompt: system, history. */
   assembler: PromptAssembler;
-  /** Measures every budget. */
-  counter: TokenCounter;
   /** The model. */
   model: ChatModel;
   /** The tools the model may call. */
@@ -55,15 +56,7 @@ export interface ProcessTaskComponents {
 }
 
 /** The settings {@link processTask} reads. */
-export type ProcessTaskSettings = Pick<
-  WorkerConfig,
-  | 'systemPrompt'
-  | 'maxContextTokens'
-  | 'reserveTokens'
-  | 'maxToolRounds'
-  | 'autoReset'
-  | 'autoResetThreshold'
->;
+export type ProcessTaskSettings = Pick<WorkerConfig, 'systemPrompt' | 'maxToolRounds'>;
 
 /** One request sent to the model, as {@link ProcessTaskOptions.onRequest} sees it. */
 export interface ModelRequestRecord {
@@ -83,8 +76,8 @@ export interface ModelRequestRecord {
   tokensSent: number;
   /** What a request may hold: `MAX_CONTEXT_TOKENS` minus the reserve for the answer. */
   budgetTokens: number;
-  /** The compressor's report. */
-  report: CompressionReport;
+  /** The fit's report. */
+  report: FitReport;
   /** What happened to individual messages. */
   details: CompressionDetails;
   /** Whether the reactive fallback ran before this request (its retry, and any later call of the task). */
@@ -125,21 +118,23 @@ export interface TaskOutcome {
 }
 
 /**
- * Processes one task: loads the history, then for each model call builds
- * the prompt through a provider → compressor → assembler pipeline (one `context.compressed` event
- * each), calls the model, runs the tools it asks for, until it answers; then stores the user's
- * input, every reply, tool call and tool result in one write (`storeTurn`), tagged
- * `meta.taskId`. Nothing is stored if it fails, so a failed task leaves the history as it was.
+ * Processes one task: loads the history, then for each model call fits the prompt (the history,
+ * the task's messages so far, the system prompt and the tool definitions) with the components'
+ * context manager and assembles it (one `context.compressed` event each), calls the model, runs
+ * the tools it asks for, until it answers; then stores the user's input, every reply, tool call
+ * and tool result in one write (`storeTurn`), tagged `meta.taskId`. Nothing is stored if it
+ * fails, so a failed task leaves the history as it was.
  *
  * Tool rounds are bounded by `maxToolRounds`: after that many, the model is asked to answer
  * without tools. Reactive fallback: when the model rejects a prompt as too long, the
  * largest tool output is dropped from the prompt, the history is compressed to a tighter budget
  * and the call is retried once; a second rejection fails the task with a message saying what was
- * tried. Auto-reset (when on): when the uncompressed prompt passes `autoResetThreshold`
- * of the window, the conversation is archived, a notice starts the new one, and the task goes on.
- * Tool-output offloading (with an `offloader`): each tool result is offloaded before it joins the
- * turn, so the model and the history see its summary and ref; a failed task may leave stored
- * outputs that no history refers to, never a history that refers to a missing output.
+ * tried. Auto-reset (with an `autoReset`): before each model call it is checked with the task's
+ * messages so far; past its threshold, the conversation is archived, a notice starts the new one,
+ * and the task goes on. Tool-output offloading (with an `offloader`): each tool result is
+ * offloaded before it joins the turn, so the model and the history see its summary and ref; a
+ * failed task may leave stored outputs that no history refers to, never a history that refers to
+ * a missing output.
  */
 export async function processTask(
   task: Pick<Task, 'id' | 'conversationId' | 'input'>,
@@ -147,14 +142,15 @@ export async function processTask(
   settings: ProcessTaskSettings,
   options: ProcessTaskOptions = {},
 ): Promise<TaskOutcome> {
-  const { store, events, compressor, assembler, counter, model, tools, logger } = components;
+  const { store, manager, autoReset, events, assembler, model, tools, logger } = components;
+  const { counter } = manager;
   const { signal } = options;
   const conversationId = task.conversationId;
+  const system = settings.systemPrompt;
   let history = await store.getHistory(conversationId);
 
-  const systemTokens = countTokens([{ role: 'system', content: settings.systemPrompt }], counter);
-  const toolTokens = toolDefinitionTokens(tools.definitions, counter);
-  const budgetTokens = settings.maxContextTokens - settings.reserveTokens;
+  const systemTokens = countTokens([{ role: 'system', content: system }], counter);
+  const toolTokens = manager.countTools(tools.definitions);
   const usedIds = new Set(
     history.flatMap((message) => toolCallsOf(message).map((call) => call.toolCallId)),
   );
@@ -169,43 +165,32 @@ export async function processTask(
   const requests: ModelRequestRecord[] = [];
   const dropped = new Set<string>();
   const outcome: Pick<TaskOutcome, 'fallback' | 'reset'> = {};
-  let promptLimit = budgetTokens - toolTokens;
+  let promptLimit = manager.maxTokens;
   let toolRounds = 0;
 
   for (let round = 0; ; round += 1) {
     throwIfAborted(signal, `Task ${task.id}`);
-    const uncompressed = () =>
-      systemTokens + countTokens(history, counter) + countTokens(turn, counter) + toolTokens;
-    if (shouldAutoReset(uncompressed(), history, settings)) {
-      const reset = await autoReset({
+    if (autoReset !== undefined) {
+      const checked = await autoReset.check(conversationId, {
+        system,
+        tools: tools.definitions,
+        pending: turn,
         taskId: task.id,
-        conversationId,
-        tokens: uncompressed(),
-        contextWindow: settings.maxContextTokens,
-        threshold: settings.autoResetThreshold,
-        store,
-        events,
-        logger,
       });
-      outcome.reset = { archiveId: reset.archiveId, archived: reset.archived };
-      history = [reset.notice];
+      history = checked.history;
+      if (checked.reset) {
+        outcome.reset = { archiveId: checked.archiveId, archived: checked.archived };
+      }
     }
 
-    // The pipeline's provider is the stored history plus the task's messages so far.
     const view = withoutToolOutputs([...history, ...turn], dropped, counter);
-    const pipeline = createContextPipeline({
-      provider: { getHistory: async () => view },
-      compressor,
+    const { messages, report } = await fitPrompt(view, promptLimit, {
+      manager,
       assembler,
-      counter,
       events,
-      budget: {
-        maxTokens: settings.maxContextTokens,
-        reserveTokens: settings.maxContextTokens - promptLimit,
-      },
-    });
-    const { messages, report } = await pipeline.build(conversationId, {
-      system: settings.systemPrompt,
+      system,
+      tools: tools.definitions,
+      conversationId,
       ...(signal ? { signal } : {}),
     });
     const record: ModelRequestRecord = {
@@ -214,9 +199,10 @@ export async function processTask(
       round,
       historyMessages: view.length,
       sentMessages: messages.length,
-      tokensWithout: uncompressed(),
+      tokensWithout:
+        systemTokens + countTokens(history, counter) + countTokens(turn, counter) + toolTokens,
       tokensSent: countTokens(messages, counter) + toolTokens,
-      budgetTokens,
+      budgetTokens: manager.maxTokens,
       report,
       details: compressionDetails(view, messages, counter),
       fallback: outcome.fallback !== undefined,

@@ -1,9 +1,9 @@
 import { countTokens, type Message } from '@ctxkit/context-core';
+import { countToolDefinitions } from '@ctxkit/context-manager';
 import { createTiktokenCounter } from '@ctxkit/token-counters';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { DEMO_QUESTIONS, runDemoSession } from '../src/demo-session.js';
-import { toolDefinitionTokens } from '../src/tool-definition-tokens.js';
 import { captureLogger } from './capture-logger.js';
 import { tempDatabase } from './temp-database.js';
 
@@ -43,7 +43,7 @@ describe('the demo session', () => {
       for (const request of result.requests) {
         const sent =
           countTokens(request.messages.map(uncached), counter) +
-          toolDefinitionTokens(request.tools, counter);
+          countToolDefinitions(request.tools, counter, config.model);
         expect(sent).toBe(request.tokensSent);
         expect(sent).toBeLessThanOrEqual(config.maxContextTokens - config.reserveTokens);
       }

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { countTokens, type Message, toolOutputText, toolResultsOf } from '@ctxkit/context-core';
+import { countToolDefinitions } from '@ctxkit/context-manager';
 import { createTiktokenCounter } from '@ctxkit/token-counters';
 import {
   DEFAULT_OFFLOAD_MIN_CHARS,
@@ -11,7 +12,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { DEMO_QUESTIONS } from '../src/demo-session.js';
 import { compareOffloading } from '../src/offload-comparison.js';
-import { toolDefinitionTokens } from '../src/tool-definition-tokens.js';
 import { verifyOffloadedOutputs } from '../src/verify-offloaded-outputs.js';
 import { captureLogger } from './capture-logger.js';
 import { tempDatabase } from './temp-database.js';
@@ -49,7 +49,7 @@ describe('the demo with and without tool-output offloading', () => {
     for (const request of offloaded.requests) {
       const sent =
         countTokens(request.messages.map(uncached), counter) +
-        toolDefinitionTokens(request.tools, counter);
+        countToolDefinitions(request.tools, counter, config.model);
       expect(sent).toBe(request.tokensSent);
       expect(sent).toBeLessThanOrEqual(config.maxContextTokens - config.reserveTokens);
       for (const result of request.messages.flatMap(toolResultsOf)) {

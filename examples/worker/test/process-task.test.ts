@@ -166,7 +166,10 @@ describe('processTask', () => {
       'get_container_logs',
     ]);
     expect(outcome.stored).toBe(5);
+    // The manager writes its debug line per fit to the worker's logger, then the task its line.
     expect(lines).toEqual([
+      expect.stringMatching(/^DEBUG ctxkit fit: 1 -> 1 messages, .*tools 394\)/),
+      expect.stringMatching(/^DEBUG ctxkit fit: 4 -> 4 messages, .*tools 394\)/),
       expect.stringMatching(/^INFO task \d+ done \(ops, scripted\): 2 model calls/),
     ]);
   });

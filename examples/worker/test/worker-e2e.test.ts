@@ -356,7 +356,7 @@ describe('the worker against a chat-completions server', () => {
       role: 'system',
       meta: { kind: 'reset-notice', archiveId: archives[0]?.archiveId },
     });
-    expect(String(history[0]?.content)).toContain('passed 90% of the context window');
+    expect(String(history[0]?.content)).toContain('passed 90% of the prompt budget');
     expect(history.slice(1).every((message) => message.meta?.taskId === task.id)).toBe(true);
     const reset = await components.store.listEvents('long', { type: 'context.reset' });
     expect(reset[0]?.payload).toMatchObject({ taskId: task.id, archived: first.length });

@@ -150,15 +150,13 @@ describe('the worker with CTX_COMPRESSOR=summarize against a chat-completions se
       },
     ];
     const history = Array.from({ length: 10 }, (_, index) => turn(index, 1_000)).flat();
-    const budget = { maxTokens: 2_000 };
-    const context = { counter: components.counter, conversationId: 'incident' };
-    await components.compressor.compress(history, budget, context);
+    const fit = { maxTokens: 2_000, conversationId: 'incident' };
+    await components.manager.fit(history, fit);
     // The newest unit alone is about 10,000 tokens: the summarizer keeps units whole, so the
     // compressor the worker builds must cut it (trimToBudget after the summarizer).
-    const { messages, report } = await components.compressor.compress(
+    const { messages, report } = await components.manager.fit(
       [...history, ...turn(10, 40_000)],
-      budget,
-      context,
+      fit,
     );
     expect(report.estimatedTokens).toBeLessThanOrEqual(2_000);
     expect(messages[0] && isSummary(messages[0])).toBe(true);
