@@ -88,7 +88,7 @@ describe('createContextManager().fit', () => {
     const messages = agentArray(3, 100);
     const { messages: sent, report } = await manager.fit(messages);
     expect(sent).toEqual(messages);
-    sent.forEach((message, index) => expect(message).toBe(messages[index]));
+    for (const [index, message] of sent.entries()) expect(message).toBe(messages[index]);
     expect(report.changes.map((change) => change.action)).toEqual(messages.map(() => 'kept'));
     expect(report.changes.map((change) => change.outputIndex)).toEqual(messages.map((_, i) => i));
   });
