@@ -11,6 +11,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   'compressor-summarize': async () =>
     (await import('./compressor-summarize.js')).benchCompressorSummarize(),
   'tool-output-store': async () => (await import('./tool-output-store.js')).benchToolOutputStore(),
+  'fit-step': async () => (await import('./fit-step.js')).benchFitStep(),
 };
 
 /**

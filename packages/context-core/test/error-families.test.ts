@@ -4,7 +4,6 @@ import {
   BudgetError,
   ContextError,
   ContextLengthError,
-  createInMemoryHistoryStore,
   InvalidMessageError,
   InvalidOptionError,
   isContextError,
@@ -13,7 +12,6 @@ import {
   validateMessages,
 } from '../src/index.js';
 import { contextErrorThrownBy } from '../src/testing/index.js';
-import { charCounter, user } from './helpers.js';
 
 describe('error families', () => {
   it('each family is a ContextError with its own name, and recognizes only its codes', () => {

@@ -21,3 +21,9 @@ export {
 export { defaultCounter } from './default-counter.js';
 export { type FormatReportOptions, formatReport } from './format-report.js';
 export { modelProvider } from './model-provider.js';
+export {
+  type AttemptFit,
+  type ContextRetryCall,
+  type ContextRetryOptions,
+  withContextRetry,
+} from './with-context-retry.js';
