@@ -39,9 +39,10 @@ export interface ChatResponse {
 }
 
 /**
- * The one interface the worker talks to a model through. `complete` throws a `ContextError`
- * with code `context_length_exceeded` when the model rejects the prompt as too long for its
- * window, so the worker can run its reactive fallback; other failures throw other errors.
+ * The one interface the worker talks to a model through. `complete` throws an error that
+ * `isContextLengthError` recognizes (a `ContextLengthError` holding the API's words, say) when
+ * the model rejects the prompt as too long for its window, so `withContextRetry` retries it
+ * once; other failures throw other errors.
  */
 export interface ChatModel {
   /** Shown in logs and the demo. */

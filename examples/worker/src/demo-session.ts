@@ -211,6 +211,6 @@ function stepsApplied(request: ModelRequestRecord): string {
       return done.length > 0 ? `${step.name}: ${done.join(', ')}` : '';
     })
     .filter((step) => step !== '');
-  if (request.fallback) steps.push('after reactive fallback');
+  if (request.fallback) steps.push('retry after a context-length rejection');
   return steps.join('; ') || '-';
 }

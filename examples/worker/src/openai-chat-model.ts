@@ -1,7 +1,6 @@
 import { fromOpenAIChat, type OpenAIChatMessage, toOpenAIChat } from '@ctxkit/assembler-standard';
-import { ContextError, contextLengthFigures } from '@ctxkit/context-core';
+import { ContextError, ContextLengthError, contextLengthFigures } from '@ctxkit/context-core';
 import type { ChatModel, ChatRequest, ChatResponse } from './chat-model.js';
-import { contextLengthExceeded } from './context-length-error.js';
 
 /** Options of {@link createOpenAIChatModel}. */
 export interface OpenAIChatModelOptions {
@@ -65,12 +64,17 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
       }
       const text = await response.text();
       if (!response.ok) {
+        // The API's own words stay in the message, where withContextRetry reads its figures.
         const figures = contextLengthFigures({ status: response.status, responseBody: text });
-        if (figures)
-          throw contextLengthExceeded(
-            { message: apiMessage(text), ...figures },
-            { model: settings.model, status: response.status },
-          );
+        if (figures) {
+          throw new ContextLengthError({
+            source: 'example-worker',
+            message:
+              `Model ${settings.model} rejected the prompt as longer than its context window ` +
+              `(HTTP ${response.status}): ${apiMessage(text)}`,
+            details: { model: settings.model, status: response.status, ...figures },
+          });
+        }
         throw failure(
           'model_request_failed',
           `Model ${settings.model} at ${url} answered HTTP ${response.status}: ${apiMessage(text)}`,

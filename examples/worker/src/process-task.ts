@@ -12,20 +12,13 @@ import {
   toolCallsOf,
   withTokenCount,
 } from '@ctxkit/context-core';
-import type { AutoReset } from '@ctxkit/context-manager';
+import { type AutoReset, withContextRetry } from '@ctxkit/context-manager';
 import type { ToolOutputOffloader } from '@ctxkit/tool-output-store';
 import type { ChatModel, ToolDefinition } from './chat-model.js';
 import { type CompressionDetails, compressionDetails } from './compression-details.js';
 import type { WorkerConfig } from './config.js';
-import { type ContextLengthInfo, isContextLengthExceeded } from './context-length-error.js';
-import { withoutToolOutputs } from './drop-tool-outputs.js';
 import { fitPrompt } from './fit-prompt.js';
 import type { WorkerLogger } from './logger.js';
-import {
-  fallbackFailed,
-  type ReactiveFallback,
-  startReactiveFallback,
-} from './reactive-fallback.js';
 import { taskLogLine } from './task-log-line.js';
 import type { Task } from './task-queue.js';
 import type { ToolRegistry } from './tools/tool-registry.js';
@@ -41,7 +34,7 @@ export interface ProcessTaskComponents {
   manager: ContextManager;
   /** Archives a conversation grown past its threshold (`CTX_AUTO_RESET`); absent, none is. */
   autoReset?: AutoReset;
-  /** Receives the `context.compressed` event of each prompt and the `context.fallback` events. */
+  /** Receives the `context.compressed` event of each prompt and the `context.fallback` event of a retry. */
   events: EventSink;
   /** Builds the prompt: system, history. */
   assembler: PromptAssembler;
@@ -64,7 +57,7 @@ export interface ModelRequestRecord {
   taskId: number;
   /** The conversation. */
   conversationId: string;
-  /** 0 for the task's first model call, then 1, 2, ... (a fallback retry repeats the round). */
+  /** 0 for the task's first model call, then 1, 2, ... (a retry repeats the round). */
   round: number;
   /** Messages the compressor was given: the stored history and the task's messages so far. */
   historyMessages: number;
@@ -80,7 +73,7 @@ export interface ModelRequestRecord {
   report: FitReport;
   /** What happened to individual messages. */
   details: CompressionDetails;
-  /** Whether the reactive fallback ran before this request (its retry, and any later call of the task). */
+  /** Whether this request is the retry of one the model refused as too long (`withContextRetry`). */
   fallback: boolean;
   /** The messages sent. */
   messages: readonly Message[];
@@ -113,8 +106,8 @@ export interface TaskOutcome {
   stored: number;
   /** Set when auto-reset archived the conversation. */
   reset?: { archiveId: string; archived: number };
-  /** Set when the reactive fallback ran. */
-  fallback?: ReactiveFallback;
+  /** Set when a prompt the model refused as too long was fitted again and retried: the last retry's budget. */
+  fallback?: { budgetTokens: number };
 }
 
 /**
@@ -126,10 +119,11 @@ export interface TaskOutcome {
  * fails, so a failed task leaves the history as it was.
  *
  * Tool rounds are bounded by `maxToolRounds`: after that many, the model is asked to answer
- * without tools. Reactive fallback: when the model rejects a prompt as too long, the
- * largest tool output is dropped from the prompt, the history is compressed to a tighter budget
- * and the call is retried once; a second rejection fails the task with a message saying what was
- * tried. Auto-reset (with an `autoReset`): before each model call it is checked with the task's
+ * without tools. Each model call runs in the library's `withContextRetry`: when the model
+ * rejects a prompt as too long, the prompt is fitted again to a tighter budget (from the model's
+ * own figures when it gives them) and the call is retried once, with a `context.fallback` event
+ * and a warning; a second rejection fails the task with a `ContextLengthError` giving both
+ * attempts' figures. Auto-reset (with an `autoReset`): before each model call it is checked with the task's
  * messages so far; past its threshold, the conversation is archived, a notice starts the new one,
  * and the task goes on. Tool-output offloading (with an `offloader`): each tool result is
  * offloaded before it joins the turn, so the model and the history see its summary and ref; a
@@ -163,9 +157,7 @@ export async function processTask(
   };
   addToTurn({ role: 'user', content: task.input, meta: { pinned: true } });
   const requests: ModelRequestRecord[] = [];
-  const dropped = new Set<string>();
   const outcome: Pick<TaskOutcome, 'fallback' | 'reset'> = {};
-  let promptLimit = manager.maxTokens;
   let toolRounds = 0;
 
   for (let round = 0; ; round += 1) {
@@ -183,68 +175,55 @@ export async function processTask(
       }
     }
 
-    const view = withoutToolOutputs([...history, ...turn], dropped, counter);
-    const { messages, report } = await fitPrompt(view, promptLimit, {
+    const view = [...history, ...turn];
+    const toolChoice = toolRounds < settings.maxToolRounds ? 'auto' : 'none';
+    // One retry, fitted tighter, when the model refuses the prompt as too long; a second
+    // refusal throws ContextLengthError and the task fails with nothing stored.
+    const answer = await withContextRetry(
+      async (fit, attempt) => {
+        const { messages, report } = await fitPrompt(view, {
+          manager,
+          fit,
+          assembler,
+          events,
+          system,
+          tools: tools.definitions,
+          conversationId,
+          ...(signal ? { signal } : {}),
+        });
+        if (attempt === 2) outcome.fallback = { budgetTokens: report.maxTokens };
+        const record: ModelRequestRecord = {
+          taskId: task.id,
+          conversationId,
+          round,
+          historyMessages: view.length,
+          sentMessages: messages.length,
+          tokensWithout:
+            systemTokens + countTokens(history, counter) + countTokens(turn, counter) + toolTokens,
+          tokensSent: countTokens(messages, counter) + toolTokens,
+          budgetTokens: manager.maxTokens,
+          report,
+          details: compressionDetails(view, messages, counter),
+          fallback: attempt === 2,
+          messages,
+          tools: tools.definitions,
+        };
+        requests.push(record);
+        options.onRequest?.(record);
+        const response = await model.complete({
+          messages,
+          tools: tools.definitions,
+          toolChoice,
+          ...(signal ? { signal } : {}),
+        });
+        return response.message;
+      },
       manager,
-      assembler,
-      events,
-      system,
-      tools: tools.definitions,
-      conversationId,
-      ...(signal ? { signal } : {}),
-    });
-    const record: ModelRequestRecord = {
-      taskId: task.id,
-      conversationId,
-      round,
-      historyMessages: view.length,
-      sentMessages: messages.length,
-      tokensWithout:
-        systemTokens + countTokens(history, counter) + countTokens(turn, counter) + toolTokens,
-      tokensSent: countTokens(messages, counter) + toolTokens,
-      budgetTokens: manager.maxTokens,
-      report,
-      details: compressionDetails(view, messages, counter),
-      fallback: outcome.fallback !== undefined,
-      messages,
-      tools: tools.definitions,
-    };
-    requests.push(record);
-    options.onRequest?.(record);
-
-    let reply: Message;
-    try {
-      const toolChoice = toolRounds < settings.maxToolRounds ? 'auto' : 'none';
-      const response = await model.complete({
-        messages,
-        tools: tools.definitions,
-        toolChoice,
-        ...(signal ? { signal } : {}),
-      });
-      reply = response.message;
-    } catch (error) {
-      if (!isContextLengthExceeded(error)) throw error;
-      const info = error.details as unknown as ContextLengthInfo;
-      if (outcome.fallback) throw fallbackFailed(task.id, model.name, outcome.fallback, info);
-      outcome.fallback = await startReactiveFallback({
-        taskId: task.id,
-        conversationId,
-        modelName: model.name,
-        info,
-        prompt: view,
-        dropped,
-        promptLimit,
-        events,
-        logger,
-      });
-      if (outcome.fallback.toolCallId !== undefined) dropped.add(outcome.fallback.toolCallId);
-      promptLimit = outcome.fallback.budgetTokens;
-      round -= 1;
-      continue;
-    }
+      { events, logger, conversationId, ...(signal ? { signal } : {}) },
+    );
 
     const assistant = withUniqueToolCallIds(
-      { role: 'assistant', content: reply.content },
+      { role: 'assistant', content: answer.content },
       usedIds,
       task.id,
     );

@@ -41,8 +41,11 @@ export function taskLogLine(
       `dropped ${plural(droppedMessages, 'old message')} (estimated ${droppedTokens} tokens)`,
     );
   }
-  if (outcome.fallback)
-    parts.push(`reactive fallback dropped the ${outcome.fallback.toolName} output`);
+  if (outcome.fallback) {
+    parts.push(
+      `retried a prompt the model refused as too long with a budget of ${outcome.fallback.budgetTokens} tokens`,
+    );
+  }
   if (outcome.reset) parts.push(`auto-reset archived ${plural(outcome.reset.archived, 'message')}`);
   return parts.join('; ');
 }
