@@ -47,12 +47,18 @@ export async function benchFitStep(): Promise<void> {
   const warm = await measure((messages: Message[]) => manager.fit(messages), {
     minRuns: 20,
     minTime: 1_000,
-    prepare: () => [...history, newMessage((step += 1))],
+    prepare: () => {
+      step += 1;
+      return [...history, newMessage(step)];
+    },
   });
   const rebuilt = await measure((messages: Message[]) => manager.fit(messages), {
     minRuns: 5,
     minTime: 500,
-    prepare: () => [...fresh(history), newMessage((step += 1))],
+    prepare: () => {
+      step += 1;
+      return [...fresh(history), newMessage(step)];
+    },
   });
 
   const langchain = toLangChain(history);
