@@ -12,12 +12,16 @@ import {
   toolCallsOf,
   withTokenCount,
 } from '@ctxkit/context-core';
-import { type AutoReset, withContextRetry } from '@ctxkit/context-manager';
+import {
+  type AutoReset,
+  compressedEvent,
+  fitAndAssemble,
+  withContextRetry,
+} from '@ctxkit/context-manager';
 import type { ToolOutputOffloader } from '@ctxkit/tool-output-store';
 import type { ChatModel, ToolDefinition } from './chat-model.js';
 import { type CompressionDetails, compressionDetails } from './compression-details.js';
 import type { WorkerConfig } from './config.js';
-import { fitPrompt } from './fit-prompt.js';
 import type { WorkerLogger } from './logger.js';
 import { taskLogLine } from './task-log-line.js';
 import type { Task } from './task-queue.js';
@@ -181,16 +185,15 @@ export async function processTask(
     // refusal throws ContextLengthError and the task fails with nothing stored.
     const answer = await withContextRetry(
       async (fit, attempt) => {
-        const { messages, report } = await fitPrompt(view, {
-          manager,
+        const { messages, report } = await fitAndAssemble(manager, view, {
           fit,
           assembler,
-          events,
           system,
           tools: tools.definitions,
           conversationId,
           ...(signal ? { signal } : {}),
         });
+        await events.record(compressedEvent(conversationId, report));
         if (attempt === 2) outcome.fallback = { budgetTokens: report.maxTokens };
         const record: ModelRequestRecord = {
           taskId: task.id,

@@ -28,6 +28,7 @@ import {
 } from '@ctxkit/context-core';
 import { compressedEvent } from './compressed-event.js';
 import { createContextManager } from './create-context-manager.js';
+import { fitAndAssemble } from './fit-and-assemble.js';
 import { SOURCE } from './source.js';
 
 /** Options of {@link createContextPipeline}. */
@@ -193,41 +194,7 @@ export function createContextPipeline(options: ContextPipelineOptions): ContextP
       const systemTokens = countTokens(system, counter);
       const inputTokens = countTokens(given, counter);
       const toolTokens = input.tools?.length ? manager.countTools(input.tools) : 0;
-      const fitAndAssemble = async (maxTokens: number) => {
-        const fitted = await manager
-          .fit(history, {
-            system,
-            ...(input.tools === undefined ? {} : { tools: input.tools }),
-            ...(input.signal ? { signal: input.signal } : {}),
-            conversationId,
-            maxTokens,
-          })
-          .catch((error: unknown) => {
-            if (!isContextError(error, 'budget_exceeded')) throw error;
-            // The manager could not fit the history: say so with the whole request's figures.
-            const keptTokens = Number(error.details.outputTokens ?? 0);
-            throw promptTooLarge({
-              conversationId,
-              promptTokens: keptTokens + systemTokens + toolTokens + inputTokens,
-              requestLimit,
-              budget,
-              systemTokens,
-              inputTokens,
-              toolTokens,
-              history,
-              keptTokens,
-              counter,
-            });
-          });
-        const messages = assembler.assemble({
-          system: input.system,
-          history: fitted.messages,
-          ...(input.input === undefined ? {} : { input: input.input }),
-        });
-        return { messages, report: fitted.report, history: fitted.messages };
-      };
-      let fitLimit = requestLimit - inputTokens;
-      if (fitLimit - systemTokens - toolTokens < 0) {
+      if (requestLimit - inputTokens - systemTokens - toolTokens < 0) {
         throw promptTooLarge({
           conversationId,
           promptTokens: systemTokens + toolTokens + inputTokens,
@@ -241,18 +208,31 @@ export function createContextPipeline(options: ContextPipelineOptions): ContextP
           counter,
         });
       }
-      let built = await fitAndAssemble(fitLimit);
-      // An assembler may add tokens of its own (a notice opening a history that no longer starts
-      // with the user, say). While that pushes the request over, fit again to what the history
-      // took less the overshoot; a compressor that fits its budget makes this end.
-      for (let pass = 1; pass < MAX_ASSEMBLY_PASSES; pass += 1) {
-        const overshoot = countTokens(built.messages, counter) + toolTokens - requestLimit;
-        const historyTokens = built.report.estimatedTokens;
-        if (overshoot <= 0 || historyTokens === 0) break;
-        fitLimit = Math.max(systemTokens + toolTokens, built.report.promptTokens - overshoot);
-        if (fitLimit < 1) break;
-        built = await fitAndAssemble(fitLimit);
-      }
+      const built = await fitAndAssemble(manager, history, {
+        assembler,
+        system: input.system,
+        ...(input.input === undefined ? {} : { input: input.input }),
+        ...(input.tools === undefined ? {} : { tools: input.tools }),
+        ...(input.signal ? { signal: input.signal } : {}),
+        conversationId,
+        maxTokens: requestLimit,
+      }).catch((error: unknown) => {
+        if (!isContextError(error, 'budget_exceeded')) throw error;
+        // The manager could not fit the history: say so with the whole request's figures.
+        const keptTokens = Number(error.details.outputTokens ?? 0);
+        throw promptTooLarge({
+          conversationId,
+          promptTokens: keptTokens + systemTokens + toolTokens + inputTokens,
+          requestLimit,
+          budget,
+          systemTokens,
+          inputTokens,
+          toolTokens,
+          history,
+          keptTokens,
+          counter,
+        });
+      });
       const { messages, report } = built;
       // Counted afresh, with no cache: no stale or planted count can let a prompt over the limit.
       const promptTokens = countTokensUncached(messages, counter) + toolTokens;
@@ -265,7 +245,7 @@ export function createContextPipeline(options: ContextPipelineOptions): ContextP
           systemTokens,
           inputTokens,
           toolTokens,
-          history: built.history,
+          history: built.fitted,
           keptTokens: built.report.estimatedTokens,
           counter,
         });
@@ -277,9 +257,6 @@ export function createContextPipeline(options: ContextPipelineOptions): ContextP
 }
 
 // --- internal helpers ---
-
-/** Most compress-and-assemble passes of one build (see the overshoot loop in `build`). */
-const MAX_ASSEMBLY_PASSES = 3;
 
 function resolveBudget(options: ContextPipelineOptions): Readonly<TokenBudget> {
   const factory = 'createContextPipeline';

@@ -19,6 +19,11 @@ export {
   createContextPipeline,
 } from './create-context-pipeline.js';
 export { defaultCounter } from './default-counter.js';
+export {
+  type AssembledPrompt,
+  type FitAndAssembleOptions,
+  fitAndAssemble,
+} from './fit-and-assemble.js';
 export { type FormatReportOptions, formatReport } from './format-report.js';
 export { modelProvider } from './model-provider.js';
 export {

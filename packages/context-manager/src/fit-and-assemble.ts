@@ -1,0 +1,94 @@
+import {
+  type ContextManager,
+  countTokens,
+  type FitOptions,
+  type FitReport,
+  type FitResult,
+  type Message,
+  type PromptAssembler,
+} from '@ctxkit/context-core';
+
+/** Options of {@link fitAndAssemble}: a fit's options, the assembler and what it adds. */
+export interface FitAndAssembleOptions extends FitOptions {
+  /** Puts the system prompt, the fitted messages and the input together. */
+  assembler: PromptAssembler;
+  /**
+   * A new input the assembler appends after the fitted messages: counted, never compressed.
+   *
+   * @default none
+   */
+  input?: string | Message;
+  /**
+   * The fit to use: the manager's, or the one `withContextRetry` hands an attempt.
+   *
+   * @default `manager.fit`
+   */
+  fit?: (messages: readonly Message[], options?: FitOptions) => Promise<FitResult>;
+}
+
+/** What {@link fitAndAssemble} returns. */
+export interface AssembledPrompt {
+  /** The prompt as the assembler made it: system prompt, fitted messages, input. */
+  messages: Message[];
+  /** The report of the fit whose messages were assembled. */
+  report: FitReport;
+  /** The fitted messages, before assembly. */
+  fitted: Message[];
+}
+
+/**
+ * Fits `messages` and assembles the prompt, within the budget (`options.maxTokens`, or the
+ * manager's) counting everything the request sends: the assembled prompt and the tools. The
+ * input's tokens are set aside before the fit. When what the assembler adds (a notice opening a
+ * history that no longer starts with the user, say) pushes the prompt over, the messages are
+ * fitted again to what they took less the overshoot, at most three fits in all; a compressor that
+ * fits its budget makes this end. The caller checks the final prompt (the pipeline does).
+ *
+ * @param manager - the manager whose counter, tool pricing and budget are used
+ * @param messages - the messages to fit, oldest first
+ * @param options - the fit's options, the assembler, the input, the fit to use
+ * @returns the prompt, the fit's report and the fitted messages
+ * @throws BudgetError (`budget_exceeded`) when the fit cannot leave room, as `fit` does
+ * @throws InvalidMessageError (`invalid_message`) for messages `fit` refuses
+ */
+export async function fitAndAssemble(
+  manager: ContextManager,
+  messages: readonly Message[],
+  options: FitAndAssembleOptions,
+): Promise<AssembledPrompt> {
+  const { assembler, input, fit = manager.fit, ...fitOptions } = options;
+  const budget = fitOptions.maxTokens ?? manager.maxTokens;
+  const inputTokens =
+    input === undefined
+      ? 0
+      : countTokens(
+          [typeof input === 'string' ? { role: 'user', content: input } : input],
+          manager.counter,
+        );
+  const toolTokens = fitOptions.tools?.length ? manager.countTools(fitOptions.tools) : 0;
+  let limit = Math.max(1, budget - inputTokens);
+  let built: AssembledPrompt | undefined;
+  for (let pass = 0; pass < MAX_FITS; pass += 1) {
+    const fitted = await fit(messages, { ...fitOptions, maxTokens: limit });
+    built = {
+      messages: assembler.assemble({
+        system: fitOptions.system === undefined ? [] : (fitOptions.system as string | Message[]),
+        history: fitted.messages,
+        ...(input === undefined ? {} : { input }),
+      }),
+      report: fitted.report,
+      fitted: fitted.messages,
+    };
+    const overshoot = countTokens(built.messages, manager.counter) + toolTokens - budget;
+    if (overshoot <= 0 || fitted.report.estimatedTokens === 0) break;
+    const next = fitted.report.promptTokens - overshoot;
+    if (next < 1) break;
+    limit = next;
+  }
+  return built as AssembledPrompt;
+}
+
+// --- internal helpers ---
+
+/** Most fits of one prompt (see the overshoot loop). */
+const MAX_FITS = 3;
