@@ -56,7 +56,7 @@ export async function fitAndAssemble(
   messages: readonly Message[],
   options: FitAndAssembleOptions,
 ): Promise<AssembledPrompt> {
-  const { assembler, input, fit = manager.fit, ...fitOptions } = options;
+  const { assembler, input, fit: fitMessages = manager.fit, ...fitOptions } = options;
   const budget = fitOptions.maxTokens ?? manager.maxTokens;
   const inputTokens =
     input === undefined
@@ -69,7 +69,7 @@ export async function fitAndAssemble(
   let limit = Math.max(1, budget - inputTokens);
   let built: AssembledPrompt | undefined;
   for (let pass = 0; pass < MAX_FITS; pass += 1) {
-    const fitted = await fit(messages, { ...fitOptions, maxTokens: limit });
+    const fitted = await fitMessages(messages, { ...fitOptions, maxTokens: limit });
     built = {
       messages: assembler.assemble({
         system: fitOptions.system === undefined ? [] : (fitOptions.system as string | Message[]),
