@@ -1,6 +1,5 @@
 import {
   type ContextCompressor,
-  countMessageTokens,
   defineCompressor,
   type Message,
   type MessageUnit,
@@ -58,39 +57,51 @@ export function dropOutOfReach(options: DropOutOfReachOptions): ContextCompresso
       keepsToolPairs: true,
       keepsFirstUser: options.keepFirstUser,
     },
-    transform: ({ messages, budget, limit, tokens, context }) => {
+    transform: ({ messages, budget, limit, countUpTo, countRange }) => {
+      const tokens = countUpTo(limit);
+      if (tokens <= limit) return { messages: [...messages], tokens };
       const scan = scanHistory(messages);
-      if (tokens <= limit) return { messages: [...messages], tokens: tokens };
       const floor = (unit: MessageUnit) => {
         let tokens = 0;
-        for (const message of unit.messages) {
-          if (!options.mayShrink(message, budget))
-            tokens += countMessageTokens(message, context.counter);
+        for (let index = unit.start; index < unit.end; index += 1) {
+          if (!options.mayShrink(messages[index] as Message, budget))
+            tokens += countRange(index, index + 1);
         }
         return tokens;
       };
-      const selection = selectUnits(messages, scan, createUnitCursor(messages), {
-        limit,
-        cost: floor,
-        firstUser: options.keepFirstUser ? 'always' : 'no',
-        keepFrom: (always) =>
-          options.recentFrom &&
-          always.some((unit) =>
-            unit.messages.some((message) => options.isRanked?.(message) ?? true),
-          )
-            ? options.recentFrom(messages)
-            : messages.length,
-        mayVanish: (unit) =>
-          unit.messages.every((message) => options.mayVanish?.(message) ?? false),
-        ...(options.window === undefined
-          ? {}
-          : {
-              inner: {
-                limit: Math.floor(limit * options.window.ratio),
-                before: recentStart(messages, options.window.keepRecentMessages, options.mayVanish),
-              },
-            }),
-      });
+      const selection = selectUnits(
+        messages,
+        scan,
+        createUnitCursor(messages, 64, scan.firstCall),
+        {
+          limit,
+          cost: floor,
+          firstUser: options.keepFirstUser ? 'always' : 'no',
+          keepFrom: (always) =>
+            options.recentFrom &&
+            always.some((unit) =>
+              unit.messages.some((message) => options.isRanked?.(message) ?? true),
+            )
+              ? options.recentFrom(messages)
+              : messages.length,
+          mayVanish: (unit) =>
+            unit.messages.every((message) => options.mayVanish?.(message) ?? false),
+          ...(options.window === undefined
+            ? {}
+            : {
+                inner: {
+                  limit: Math.floor(limit * options.window.ratio),
+                  before: recentStart(
+                    messages,
+                    options.window.keepRecentMessages,
+                    options.mayVanish,
+                  ),
+                },
+              }),
+        },
+      );
+      // What is kept is counted, for the report; what is dropped unread stays uncounted.
+      for (const range of selection.ranges) countRange(range.start, range.end);
       return { messages: selection.messages, dropped: messages.length - selection.messages.length };
     },
   });

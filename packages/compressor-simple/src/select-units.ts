@@ -33,6 +33,8 @@ export interface Selection {
   messages: Message[];
   /** Messages of the newest unit that were cut to fit. */
   truncated: number;
+  /** Where the kept units are in the input: their `start` and `end` indexes, in order. */
+  ranges: { start: number; end: number }[];
 }
 
 /**
@@ -104,7 +106,11 @@ export function selectUnits(
     left -= cost;
   }
   const output: Message[] = [];
+  const ranges: Selection['ranges'] = [];
   const ordered = [...kept].sort(([first], [second]) => first - second);
-  for (const [, unitMessages] of ordered) output.push(...unitMessages);
-  return { messages: output, truncated };
+  for (const [start, unitMessages] of ordered) {
+    output.push(...unitMessages);
+    ranges.push({ start, end: start + unitMessages.length });
+  }
+  return { messages: output, truncated, ranges };
 }
