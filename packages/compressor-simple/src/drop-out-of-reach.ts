@@ -57,7 +57,9 @@ export function dropOutOfReach(options: DropOutOfReachOptions): ContextCompresso
       keepsToolPairs: true,
       keepsFirstUser: options.keepFirstUser,
     },
-    transform: ({ messages, budget, limit, countUpTo, countRange }) => {
+    transform: (input) => {
+      // Not destructured whole: `tokens` would count every message, `newestCounted` is read later.
+      const { messages, budget, limit, countUpTo, countRange } = input;
       const tokens = countUpTo(limit);
       if (tokens <= limit) return { messages: [...messages], tokens };
       const scan = scanHistory(messages);
@@ -72,7 +74,7 @@ export function dropOutOfReach(options: DropOutOfReachOptions): ContextCompresso
       const selection = selectUnits(
         messages,
         scan,
-        createUnitCursor(messages, 64, scan.firstCall),
+        createUnitCursor(messages, input.newestCounted + 16, scan.firstCall),
         {
           limit,
           cost: floor,

@@ -33,6 +33,8 @@ export interface Selection {
   messages: Message[];
   /** Messages of the newest unit that were cut to fit. */
   truncated: number;
+  /** What the kept units cost: by `cost`, the newest by what `fitNewest` left of it. */
+  tokens: number;
   /** Where the kept units are in the input: their `start` and `end` indexes, in order. */
   ranges: { start: number; end: number }[];
 }
@@ -112,5 +114,5 @@ export function selectUnits(
     output.push(...unitMessages);
     ranges.push({ start, end: start + unitMessages.length });
   }
-  return { messages: output, truncated, ranges };
+  return { messages: output, truncated, tokens: options.limit - left, ranges };
 }

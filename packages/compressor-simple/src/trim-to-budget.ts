@@ -49,7 +49,9 @@ export function trimToBudget(options: TrimToBudgetOptions = {}): ContextCompress
   const marker = check.function('marker', options.marker, defaultTruncationMarker);
   return defineCompressor({
     name: 'trim-to-budget',
-    transform: ({ messages, limit, countUpTo, countRange, context }) => {
+    transform: (input) => {
+      // Not destructured whole: `tokens` would count every message, `newestCounted` is read later.
+      const { messages, limit, countUpTo, countRange, context } = input;
       const tokens = countUpTo(limit);
       if (tokens <= limit) return { messages: [...messages], tokens };
       const scan = scanHistory(messages);
@@ -57,7 +59,12 @@ export function trimToBudget(options: TrimToBudgetOptions = {}): ContextCompress
       const selection = selectUnits(
         messages,
         scan,
-        createUnitCursor(messages, 64, scan.firstCall),
+        createUnitCursor(
+          messages,
+          // The walk reaches about as far as the budget did: grouped in one chunk, mostly.
+          input.newestCounted + 16,
+          scan.firstCall,
+        ),
         {
           limit,
           cost,
@@ -68,8 +75,10 @@ export function trimToBudget(options: TrimToBudgetOptions = {}): ContextCompress
           },
         },
       );
+      // Every kept unit was paid for at its count (the newest at what is left of it).
       return {
         messages: selection.messages,
+        tokens: selection.tokens,
         truncated: selection.truncated,
         dropped: messages.length - selection.messages.length,
       };
