@@ -12,6 +12,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
     (await import('./compressor-summarize.js')).benchCompressorSummarize(),
   'fit-floor': async () => (await import('./fit-floor.js')).benchFitFloor(),
   'tool-output-store': async () => (await import('./tool-output-store.js')).benchToolOutputStore(),
+  'fit-step': async () => (await import('./fit-step.js')).benchFitStep(),
 };
 
 /**

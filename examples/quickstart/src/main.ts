@@ -4,11 +4,8 @@
  */
 import { createStandardAssembler } from '@ctxkit/assembler-standard';
 import { createSimpleCompressor } from '@ctxkit/compressor-simple';
-import {
-  createContextPipeline,
-  createInMemoryEventStore,
-  createInMemoryHistoryStore,
-} from '@ctxkit/context-core';
+import { createInMemoryEventStore, createInMemoryHistoryStore } from '@ctxkit/context-core';
+import { createContextPipeline } from '@ctxkit/context-manager';
 import { createTiktokenCounter } from '@ctxkit/token-counters';
 import { runQuickstart } from './run-quickstart.js';
 

@@ -1,10 +1,10 @@
 import {
-  type ContextPipeline,
   countTokens,
   type HistoryStore,
   type Message,
   type TokenCounter,
 } from '@ctxkit/context-core';
+import type { ContextPipeline } from '@ctxkit/context-manager';
 
 /** Options of {@link runQuickstart}. */
 export interface QuickstartOptions {

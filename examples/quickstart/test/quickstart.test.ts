@@ -1,6 +1,7 @@
 import { createStandardAssembler } from '@ctxkit/assembler-standard';
 import { createSimpleCompressor } from '@ctxkit/compressor-simple';
-import { createContextPipeline, createInMemoryHistoryStore } from '@ctxkit/context-core';
+import { createInMemoryHistoryStore } from '@ctxkit/context-core';
+import { createContextPipeline } from '@ctxkit/context-manager';
 import { createHeuristicCounter } from '@ctxkit/token-counters';
 import { describe, expect, it } from 'vitest';
 import { runQuickstart } from '../src/run-quickstart.js';

@@ -3,7 +3,6 @@ import {
   type ContextCompressor,
   ContextError,
   countTokens,
-  createContextPipeline,
   type EventSink,
   type HistoryStore,
   type Message,
@@ -14,6 +13,7 @@ import {
   toolCallsOf,
   withTokenCount,
 } from '@ctxkit/context-core';
+import { createContextPipeline } from '@ctxkit/context-manager';
 import type { ToolOutputOffloader } from '@ctxkit/tool-output-store';
 import { autoReset, shouldAutoReset } from './auto-reset.js';
 import type { ChatModel, ToolDefinition } from './chat-model.js';

@@ -3,7 +3,6 @@ import {
   type ContextCompressor,
   ContextError,
   countTokens,
-  createContextPipeline,
   createInMemoryHistoryStore,
   defineCompressor,
   groupUnits,
@@ -20,6 +19,7 @@ import {
   measureCompressionCase,
   sameData,
 } from '@ctxkit/context-core/testing';
+import { createContextPipeline } from '@ctxkit/context-manager';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createStandardAssembler, type PromptRepair } from '../src/index.js';

@@ -89,7 +89,11 @@ export interface FitOptions {
    * @default none
    */
   tools?: readonly ToolDeclaration[];
-  /** Aborts the fit (and a compressor's model calls). */
+  /**
+   * Aborts the fit (and a compressor's model calls).
+   *
+   * @default none
+   */
   signal?: AbortSignal;
   /**
    * A tighter prompt budget for this call only (at most the manager's own): a retry after the

@@ -73,6 +73,12 @@ export function countTokens(messages: readonly Message[], counter: TokenCounter)
 /**
  * Tokens of `messages` counted from their content alone, reading and writing no cache: what a
  * last check before sending uses, so that no stale or forged count can pass it.
+ *
+ * @param messages - the messages
+ * @param counter - the counter to count with
+ * @returns their tokens
+ * @throws InvalidOptionError (`invalid_option`) when the counter's `countMedia` prices a part at
+ *   anything but a non-negative integer
  */
 export function countTokensUncached(messages: readonly Message[], counter: TokenCounter): number {
   let total = 0;

@@ -1,4 +1,5 @@
 import type { CompressionStep } from './context-compressor.js';
+import type { MessageChange } from './context-manager.js';
 
 /** What every event has: its `type`, the conversation, the time, and a payload of that type. */
 export interface ContextEventOf<Type extends string, Payload> {
@@ -28,8 +29,16 @@ export type ContextCompressedEvent = ContextEventOf<
     budgetTokens: number;
     /** One entry per stage. */
     steps: CompressionStep[];
+    /**
+     * What became of each message (see `FitReport.changes`), without the changed messages
+     * themselves; recorded by the manager and the pipeline since they list changes.
+     */
+    changes?: RecordedChange[];
   }
 >;
+
+/** A {@link MessageChange} as an event stores it: everything but the message as sent. */
+export type RecordedChange = Omit<MessageChange, 'message'>;
 
 /** Recorded when a conversation's active history is archived because it grew past a threshold. */
 export type ContextResetEvent = ContextEventOf<

@@ -30,14 +30,6 @@ export type {
   FitResult,
   MessageChange,
 } from './context-manager.js';
-export {
-  type BuildInput,
-  type BuildResult,
-  type ContextPipeline,
-  type ContextPipelineOptions,
-  createContextPipeline,
-  defaultReserveTokens,
-} from './context-pipeline.js';
 export type {
   ArchiveInfo,
   ContextProvider,
@@ -50,6 +42,7 @@ export {
   APPROVAL_OVERHEAD_TOKENS,
   countMessageTokens,
   countTokens,
+  countTokensUncached,
   hasValidTokenCount,
   MESSAGE_OVERHEAD_TOKENS,
   TOOL_CALL_OVERHEAD_TOKENS,
@@ -87,6 +80,7 @@ export type {
   EventSink,
   EventStore,
   ListEventsOptions,
+  RecordedChange,
   SummaryFailedEvent,
   SummarySkippedEvent,
 } from './event-sink.js';
@@ -176,6 +170,7 @@ export type { StoredSummary, SummaryCoverage, SummaryStore } from './summary-sto
 export {
   assertValidBudget,
   budgetLimit,
+  defaultReserveTokens,
   deriveHistoryBudget,
   type HistoryBudgetOptions,
   type TokenBudget,

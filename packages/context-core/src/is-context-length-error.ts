@@ -4,6 +4,13 @@ export interface ContextLengthFigures {
   limit?: number;
   /** The tokens the API counted in the rejected request (prompt, or prompt plus completion). */
   requested?: number;
+  /**
+   * The part of `requested` reserved for the answer, when the API says so (OpenAI-compatible
+   * servers' "(9000 in the messages, 26000 in the completion)", OpenRouter's "262000 in the
+   * output"): the prompt then had `requested - completion` tokens and may have `limit -
+   * completion`.
+   */
+  completion?: number;
 }
 
 /**
@@ -54,9 +61,10 @@ export function contextLengthFigures(error: unknown): ContextLengthFigures | und
   for (const text of facts.texts) {
     for (const read of FIGURE_READERS) {
       const found = read(text);
-      if (figures.limit === undefined && found.limit !== undefined) figures.limit = found.limit;
-      if (figures.requested === undefined && found.requested !== undefined)
-        figures.requested = found.requested;
+      for (const field of FIGURE_FIELDS) {
+        if (figures[field] === undefined && found[field] !== undefined)
+          figures[field] = found[field];
+      }
     }
   }
   return figures;
@@ -102,6 +110,8 @@ function isRejectionStatus(status: number): boolean {
   return status >= 400 && status < 500 && status !== 401 && status !== 403 && status !== 429;
 }
 
+const FIGURE_FIELDS = ['limit', 'requested', 'completion'] as const;
+
 /** Reads the figures from one wording; fields it does not know stay undefined. */
 type FigureReader = (text: string) => ContextLengthFigures;
 
@@ -121,6 +131,7 @@ const FIGURE_READERS: readonly FigureReader[] = [
   single(/maximum context length is\s*([\d,]+)/i, 'limit'),
   single(/maximum number of tokens allowed\s*\(([\d,]+)\)/i, 'limit'),
   single(/(?:resulted in|requested(?: about)?)\s*([\d,]+)\s*tokens/i, 'requested'),
+  single(/([\d,]+)\s*in the (?:completion|output)\b/i, 'completion'),
 ];
 
 function pair(

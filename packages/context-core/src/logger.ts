@@ -3,13 +3,33 @@
  * `error`, each taking any arguments), such as a tslog `Logger`, `console`, or pino's logger.
  */
 export interface Logger {
-  /** Figures of routine work: one line per fit. */
+  /**
+   * Figures of routine work: one line per fit.
+   *
+   * @param args - the line, then any values to show with it
+   * @returns anything; ignored
+   */
   debug(...args: unknown[]): unknown;
-  /** Things worth knowing in normal operation. */
+  /**
+   * Things worth knowing in normal operation.
+   *
+   * @param args - the line, then any values to show with it
+   * @returns anything; ignored
+   */
   info(...args: unknown[]): unknown;
-  /** Something went around a problem: an auto-reset, a retry. */
+  /**
+   * Something went around a problem: an auto-reset, a retry.
+   *
+   * @param args - the line, then any values to show with it
+   * @returns anything; ignored
+   */
   warn(...args: unknown[]): unknown;
-  /** Something failed. */
+  /**
+   * Something failed.
+   *
+   * @param args - the line, then any values to show with it
+   * @returns anything; ignored
+   */
   error(...args: unknown[]): unknown;
 }
 

@@ -141,3 +141,15 @@ function checkCount(field: string, value: unknown, source?: string): void {
     });
   }
 }
+
+/**
+ * Reserve for the answer when the budget comes from a model: 8,192 tokens, at most a quarter of
+ * the window, and no more than the model's largest answer when that is known.
+ *
+ * @param contextWindow - the model's context window in tokens
+ * @param maxOutputTokens - the model's largest answer in tokens, when known
+ * @returns the tokens to keep free for the answer
+ */
+export function defaultReserveTokens(contextWindow: number, maxOutputTokens?: number): number {
+  return Math.min(8192, Math.floor(contextWindow / 4), maxOutputTokens ?? Number.POSITIVE_INFINITY);
+}

@@ -1,8 +1,5 @@
-import {
-  type ContextCompressor,
-  type ContextEvent,
-  createContextPipeline,
-} from '@ctxkit/context-core';
+import type { ContextCompressor, ContextEvent } from '@ctxkit/context-core';
+import { createContextPipeline } from '@ctxkit/context-manager';
 import { createHeuristicCounter } from '@ctxkit/token-counters';
 import { describe, expect, it } from 'vitest';
 import { createSqliteProvider } from '../src/index.js';

@@ -5,12 +5,8 @@ import {
   createChatSummarizer,
   createSummarizingCompressor,
 } from '@ctxkit/compressor-summarize';
-import {
-  type ContextPipeline,
-  composeCompressors,
-  createContextPipeline,
-  type TokenCounter,
-} from '@ctxkit/context-core';
+import { composeCompressors, type TokenCounter } from '@ctxkit/context-core';
+import { type ContextPipeline, createContextPipeline } from '@ctxkit/context-manager';
 import { createKyselySummaryStore, createSqliteProvider } from '@ctxkit/provider-sqlite';
 
 /** Where the model is: any OpenAI-compatible chat-completions endpoint. */

@@ -1,26 +1,29 @@
-import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
 import {
-  type BuildInput,
+  BudgetError,
   type ContextProvider,
   countTokens,
-  createContextPipeline,
   createInMemoryEventStore,
   createInMemoryHistoryStore,
   defaultReserveTokens,
   groupUnits,
+  InvalidOptionError,
+  isContextError,
   type PromptAssembler,
   rememberTokenCount,
   UnknownModelError,
-} from '../src/index.js';
+} from '@ctxkit/context-core';
 import {
   arbitraryHistory,
   contextErrorThrownBy,
   fuzzParameters,
   kitCounter,
-} from '../src/testing/index.js';
-import { call, charCounter, result, user } from './helpers.js';
-import { plainAssembler, referenceTrim } from './reference-compressor.js';
+} from '@ctxkit/context-core/testing';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+// The core's own test helpers: a character counter, message builders and a reference trim.
+import { call, charCounter, result, user } from '../../context-core/test/helpers.js';
+import { plainAssembler, referenceTrim } from '../../context-core/test/reference-compressor.js';
+import { type BuildInput, createContextPipeline } from '../src/index.js';
 
 async function setup(budget = { maxTokens: 200, reserveTokens: 50 }) {
   const provider = createInMemoryHistoryStore({ counter: charCounter });
@@ -342,6 +345,29 @@ describe('createContextPipeline', () => {
         },
       ),
       fuzzParameters(100),
+    );
+  });
+});
+
+describe('pipeline errors', () => {
+  it('are the typed families: options, budgets', async () => {
+    const provider = createInMemoryHistoryStore({ counter: charCounter });
+    const base = { provider, compressor: referenceTrim(), assembler: plainAssembler };
+    expect(
+      InvalidOptionError.isInstance(
+        contextErrorThrownBy(() => createContextPipeline({ ...base, counter: charCounter })),
+      ),
+    ).toBe(true);
+    const tiny = createContextPipeline({
+      ...base,
+      counter: charCounter,
+      budget: { maxTokens: 10 },
+    });
+    await provider.append('c', user('hello'));
+    const error = await tiny.build('c', { system: 'a long system prompt' }).catch((e) => e);
+    expect(BudgetError.isInstance(error)).toBe(true);
+    expect(isContextError(error, 'budget_exceeded') && error.details.systemTokens).toBeGreaterThan(
+      10,
     );
   });
 });

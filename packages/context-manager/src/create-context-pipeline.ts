@@ -1,29 +1,53 @@
-import type { CompressionReport, ContextCompressor } from './context-compressor.js';
-import type { ContextError } from './context-error.js';
-import type { ContextProvider } from './context-provider.js';
-import { assertConversationId } from './conversation-id.js';
-import { countTokens, countTokensUncached } from './count-tokens.js';
-import { BudgetError, InvalidMessageError, InvalidOptionError } from './error-families.js';
-import type { EventSink } from './event-sink.js';
-import { assertValidLimit } from './keep-newest.js';
-import { isProtected, type Message } from './message.js';
-import type { ModelTableEntry } from './model-table.js';
-import type { PromptAssembler } from './prompt-assembler.js';
-import { resolveModelLimits } from './resolve-model-limits.js';
-import { assertValidBudget, deriveHistoryBudget, type TokenBudget } from './token-budget.js';
-import type { TokenCounter } from './token-counter.js';
-import { validateMessages } from './validate-messages.js';
+import {
+  assertConversationId,
+  assertValidBudget,
+  assertValidLimit,
+  BudgetError,
+  type ContextCompressor,
+  type ContextError,
+  type ContextManager,
+  type ContextProvider,
+  countTokens,
+  countTokensUncached,
+  defaultReserveTokens,
+  type EventSink,
+  type FitReport,
+  InvalidMessageError,
+  InvalidOptionError,
+  isContextError,
+  isProtected,
+  type Logger,
+  type Message,
+  type ModelTableEntry,
+  type PromptAssembler,
+  resolveModelLimits,
+  type TokenBudget,
+  type TokenCounter,
+  type ToolDeclaration,
+  validateMessages,
+} from '@ctxkit/context-core';
+import { compressedEvent } from './compressed-event.js';
+import { createContextManager } from './create-context-manager.js';
+import { SOURCE } from './source.js';
 
 /** Options of {@link createContextPipeline}. */
 export interface ContextPipelineOptions {
   /** Loads history. */
   provider: ContextProvider;
-  /** Fits history to the budget left after system, input and reserve. */
-  compressor: ContextCompressor;
+  /**
+   * Fits history to the budget left after system, tools, input and reserve.
+   *
+   * @default `contextGuard()`, as the manager's
+   */
+  compressor?: ContextCompressor;
   /** Builds the final messages. */
   assembler: PromptAssembler;
-  /** Counts tokens for the budget. */
-  counter: TokenCounter;
+  /**
+   * Counts tokens for the budget.
+   *
+   * @default the manager's default for `model`
+   */
+  counter?: TokenCounter;
   /**
    * The whole request's budget: `maxTokens` is the model window, `reserveTokens` is kept for the
    * answer. Give this, or the model's limits (`model` and / or `contextWindow`), not both.
@@ -69,6 +93,12 @@ export interface ContextPipelineOptions {
    * @default `undefined`: the whole history
    */
   historyLimit?: number;
+  /**
+   * Gets the manager's debug line per fit.
+   *
+   * @default a logger that writes nothing
+   */
+  logger?: Logger;
 }
 
 /** What a build puts together. */
@@ -77,6 +107,8 @@ export interface BuildInput {
   system: string | Message[];
   /** The new input, if any. */
   input?: string | Message;
+  /** The tool definitions sent with the request: they count against the window. */
+  tools?: readonly ToolDeclaration[];
   /** Aborts the build (and a compressor's model calls). */
   signal?: AbortSignal;
 }
@@ -85,16 +117,18 @@ export interface BuildInput {
 export interface BuildResult {
   /** The messages to send to the model. */
   messages: Message[];
-  /** What the compressor did. */
-  report: CompressionReport;
+  /** What the fit of the history did, each history message's fate included. */
+  report: FitReport;
   /** The budget the history was compressed to. */
   historyBudget: TokenBudget;
 }
 
-/** A provider → compressor → assembler pipeline. */
+/** A provider → manager → assembler pipeline. */
 export interface ContextPipeline {
   /** The budget of the whole request. */
   readonly budget: Readonly<TokenBudget>;
+  /** The manager that fits each build's history. */
+  readonly manager: ContextManager;
   /**
    * Loads, compresses and assembles one request for a conversation. Every build ends with a
    * check that the prompt fits `window - reserve` by the pipeline's counter: when it cannot (the
@@ -112,23 +146,11 @@ export interface ContextPipeline {
 }
 
 /**
- * Reserve for the answer when the budget comes from a model: 8,192 tokens, at most a quarter of
- * the window, and no more than the model's largest answer when that is known.
- *
- * @param contextWindow - the model's context window in tokens
- * @param maxOutputTokens - the model's largest answer in tokens, when known
- * @returns the tokens to keep free for the answer
- */
-export function defaultReserveTokens(contextWindow: number, maxOutputTokens?: number): number {
-  return Math.min(8192, Math.floor(contextWindow / 4), maxOutputTokens ?? Number.POSITIVE_INFINITY);
-}
-
-/**
- * Wires a provider, a compressor and an assembler. Each build loads the history, compresses it to
- * `window - tokens(system) - tokens(input) - reserve`, assembles the prompt and records exactly
- * one `context.compressed` event. When what the assembler adds pushes the request over
- * `window - reserve`, the history is compressed again, to what it took less the overshoot (at
- * most three passes in all).
+ * Wires a provider, a context manager and an assembler. Each build loads the history, fits it
+ * with the manager to `window - reserve - tokens(input)` (the manager counts the system prompt and
+ * the tools), assembles the prompt and records exactly one `context.compressed` event, with the
+ * history's changes. When what the assembler adds pushes the request over `window - reserve`, the
+ * history is fitted again, to what it took less the overshoot (at most three passes in all).
  * Nothing stored is changed.
  *
  * @param options - the parts to wire, and the budget or the model's limits
@@ -140,12 +162,26 @@ export function defaultReserveTokens(contextWindow: number, maxOutputTokens?: nu
  *   when `contextWindow` is not given
  */
 export function createContextPipeline(options: ContextPipelineOptions): ContextPipeline {
-  const { provider, compressor, assembler, counter, events, historyLimit } = options;
+  const { provider, assembler, events, historyLimit } = options;
   const budget = resolveBudget(options);
   if (historyLimit !== undefined) assertValidLimit(historyLimit);
+  const requestLimit = budget.maxTokens - (budget.reserveTokens ?? 0);
+  const manager = createContextManager({
+    maxTokens: Math.max(1, requestLimit),
+    ...(options.model === undefined ? {} : { model: options.model }),
+    ...(options.modelOverrides === undefined ? {} : { modelOverrides: options.modelOverrides }),
+    ...(options.compressor === undefined ? {} : { compressor: options.compressor }),
+    ...(options.counter === undefined ? {} : { counter: options.counter }),
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
+    ...(budget.maxCharsPerMessage === undefined
+      ? {}
+      : { maxCharsPerMessage: budget.maxCharsPerMessage }),
+  });
+  const { counter } = manager;
 
   return Object.freeze({
     budget,
+    manager,
     async build(conversationId: string, input: BuildInput): Promise<BuildResult> {
       assertConversationId(conversationId);
       const system = systemMessages(input?.system);
@@ -154,45 +190,72 @@ export function createContextPipeline(options: ContextPipelineOptions): ContextP
         conversationId,
         historyLimit === undefined ? undefined : { limit: historyLimit },
       );
-      const compressAndAssemble = async (historyBudget: TokenBudget) => {
-        const { messages: compressed, report } = await compressor.compress(history, historyBudget, {
-          counter,
-          conversationId,
-          ...(input.signal ? { signal: input.signal } : {}),
-        });
-        const messages = assembler.assemble({
-          system: input.system,
-          history: compressed,
-          ...(input.input === undefined ? {} : { input: input.input }),
-        });
-        return { messages, report, history: compressed };
-      };
       const systemTokens = countTokens(system, counter);
       const inputTokens = countTokens(given, counter);
-      let historyBudget = deriveHistoryBudget({
-        contextWindow: budget.maxTokens,
-        reserveTokens: budget.reserveTokens ?? 0,
-        systemTokens,
-        inputTokens,
-        ...(budget.maxCharsPerMessage === undefined
-          ? {}
-          : { maxCharsPerMessage: budget.maxCharsPerMessage }),
-      });
-      const requestLimit = budget.maxTokens - (budget.reserveTokens ?? 0);
-      let built = await compressAndAssemble(historyBudget);
+      const toolTokens = input.tools?.length ? manager.countTools(input.tools) : 0;
+      const fitAndAssemble = async (maxTokens: number) => {
+        const fitted = await manager
+          .fit(history, {
+            system,
+            ...(input.tools === undefined ? {} : { tools: input.tools }),
+            ...(input.signal ? { signal: input.signal } : {}),
+            conversationId,
+            maxTokens,
+          })
+          .catch((error: unknown) => {
+            if (!isContextError(error, 'budget_exceeded')) throw error;
+            // The manager could not fit the history: say so with the whole request's figures.
+            const keptTokens = Number(error.details.outputTokens ?? 0);
+            throw promptTooLarge({
+              conversationId,
+              promptTokens: keptTokens + systemTokens + toolTokens + inputTokens,
+              requestLimit,
+              budget,
+              systemTokens,
+              inputTokens,
+              toolTokens,
+              history,
+              keptTokens,
+              counter,
+            });
+          });
+        const messages = assembler.assemble({
+          system: input.system,
+          history: fitted.messages,
+          ...(input.input === undefined ? {} : { input: input.input }),
+        });
+        return { messages, report: fitted.report, history: fitted.messages };
+      };
+      let fitLimit = requestLimit - inputTokens;
+      if (fitLimit - systemTokens - toolTokens < 0) {
+        throw promptTooLarge({
+          conversationId,
+          promptTokens: systemTokens + toolTokens + inputTokens,
+          requestLimit,
+          budget,
+          systemTokens,
+          inputTokens,
+          toolTokens,
+          history: [],
+          keptTokens: 0,
+          counter,
+        });
+      }
+      let built = await fitAndAssemble(fitLimit);
       // An assembler may add tokens of its own (a notice opening a history that no longer starts
-      // with the user, say). While that pushes the request over, compress again to what the
-      // history took less the overshoot; a compressor that fits its budget makes this end.
+      // with the user, say). While that pushes the request over, fit again to what the history
+      // took less the overshoot; a compressor that fits its budget makes this end.
       for (let pass = 1; pass < MAX_ASSEMBLY_PASSES; pass += 1) {
-        const overshoot = countTokens(built.messages, counter) - requestLimit;
+        const overshoot = countTokens(built.messages, counter) + toolTokens - requestLimit;
         const historyTokens = built.report.estimatedTokens;
         if (overshoot <= 0 || historyTokens === 0) break;
-        historyBudget = { ...historyBudget, maxTokens: Math.max(0, historyTokens - overshoot) };
-        built = await compressAndAssemble(historyBudget);
+        fitLimit = Math.max(systemTokens + toolTokens, built.report.promptTokens - overshoot);
+        if (fitLimit < 1) break;
+        built = await fitAndAssemble(fitLimit);
       }
       const { messages, report } = built;
       // Counted afresh, with no cache: no stale or planted count can let a prompt over the limit.
-      const promptTokens = countTokensUncached(messages, counter);
+      const promptTokens = countTokensUncached(messages, counter) + toolTokens;
       if (promptTokens > requestLimit) {
         throw promptTooLarge({
           conversationId,
@@ -201,24 +264,14 @@ export function createContextPipeline(options: ContextPipelineOptions): ContextP
           budget,
           systemTokens,
           inputTokens,
+          toolTokens,
           history: built.history,
+          keptTokens: built.report.estimatedTokens,
           counter,
         });
       }
-      await events?.record({
-        type: 'context.compressed',
-        conversationId,
-        at: new Date().toISOString(),
-        payload: {
-          originalCount: report.originalCount,
-          compressedCount: report.compressedCount,
-          originalTokens: report.originalTokens,
-          estimatedTokens: report.estimatedTokens,
-          budgetTokens: report.budgetTokens,
-          steps: report.steps,
-        },
-      });
-      return { messages, report, historyBudget };
+      await events?.record(compressedEvent(conversationId, report));
+      return { messages, report, historyBudget: { maxTokens: report.budgetTokens } };
     },
   });
 }
@@ -230,11 +283,12 @@ const MAX_ASSEMBLY_PASSES = 3;
 
 function resolveBudget(options: ContextPipelineOptions): Readonly<TokenBudget> {
   const factory = 'createContextPipeline';
-  const limits = resolveModelLimits(options, { factory, acceptsOverrides: true });
+  const limits = resolveModelLimits(options, { factory, source: SOURCE, acceptsOverrides: true });
   if (options.budget) {
     if (limits || options.maxOutputTokens !== undefined) {
       throw new InvalidOptionError({
         code: 'invalid_option',
+        source: SOURCE,
         message: `${factory}: give the budget or the model's limits, not both.`,
         details: { factory, option: 'budget' },
       });
@@ -245,6 +299,7 @@ function resolveBudget(options: ContextPipelineOptions): Readonly<TokenBudget> {
   if (!limits) {
     throw new InvalidOptionError({
       code: 'invalid_option',
+      source: SOURCE,
       message: `${factory} needs a budget or a model (\`model\` or \`contextWindow\`).`,
       details: { factory, option: 'budget' },
     });
@@ -263,20 +318,26 @@ function promptTooLarge(facts: {
   budget: Readonly<TokenBudget>;
   systemTokens: number;
   inputTokens: number;
+  toolTokens: number;
+  /** The history as the compressor left it (or, when it could not fit, as loaded). */
   history: readonly Message[];
+  /** Tokens of the history the compressor kept. */
+  keptTokens: number;
   counter: TokenCounter;
 }): ContextError {
   const kept = facts.history.filter(isProtected);
   const pinnedTokens = countTokens(kept, facts.counter);
-  const otherHistoryTokens = countTokens(facts.history, facts.counter) - pinnedTokens;
+  const otherHistoryTokens = Math.max(0, facts.keptTokens - pinnedTokens);
   const reserve = facts.budget.reserveTokens ?? 0;
   return new BudgetError({
     code: 'budget_exceeded',
+    source: SOURCE,
     message:
       `The prompt for conversation ${JSON.stringify(facts.conversationId)} needs ` +
       `${facts.promptTokens} tokens, but the window of ${facts.budget.maxTokens} less the ` +
       `reserve of ${reserve} leaves ${facts.requestLimit}. What cannot be dropped: the system ` +
-      `prompt (${facts.systemTokens} tokens), the input (${facts.inputTokens}) and the pinned or ` +
+      `prompt (${facts.systemTokens} tokens), the tools (${facts.toolTokens}), the input ` +
+      `(${facts.inputTokens}) and the pinned or ` +
       `system messages of the history (${pinnedTokens} tokens in ${kept.length} messages); the ` +
       `compressor also kept ${otherHistoryTokens} tokens of other history. Shorten the system ` +
       'prompt or the input, unpin messages, or use a model with a larger window.',
@@ -286,6 +347,7 @@ function promptTooLarge(facts: {
       requestLimit: facts.requestLimit,
       systemTokens: facts.systemTokens,
       inputTokens: facts.inputTokens,
+      toolTokens: facts.toolTokens,
       pinnedTokens,
       pinnedMessages: kept.length,
       otherHistoryTokens,
@@ -299,11 +361,12 @@ function systemMessages(system: unknown): Message[] {
   if (!Array.isArray(system)) {
     throw new InvalidMessageError({
       code: 'invalid_message',
+      source: SOURCE,
       message: `build: system must be a string or an array of messages, got ${typeof system}.`,
       details: { where: 'system' },
     });
   }
-  validateMessages(system, { source: 'context-core' });
+  validateMessages(system, { source: SOURCE });
   return system;
 }
 
@@ -320,6 +383,6 @@ function inputMessages(input: unknown): Message[] {
         return typeof id === 'string' ? [id] : [];
       })
     : [];
-  validateMessages([input], { knownToolCallIds: answered });
+  validateMessages([input], { knownToolCallIds: answered, source: SOURCE });
   return [input as Message];
 }

@@ -1,0 +1,27 @@
+import type { ContextCompressedEvent, FitReport } from '@ctxkit/context-core';
+
+/**
+ * The `context.compressed` event of a fit: its counts, tokens, budget and steps, and every
+ * change without the changed messages themselves (so an inspector can show later what became of
+ * each message).
+ *
+ * @param conversationId - the conversation fitted
+ * @param report - the fit's report
+ * @returns the event, stamped now
+ */
+export function compressedEvent(conversationId: string, report: FitReport): ContextCompressedEvent {
+  return {
+    type: 'context.compressed',
+    conversationId,
+    at: new Date().toISOString(),
+    payload: {
+      originalCount: report.originalCount,
+      compressedCount: report.compressedCount,
+      originalTokens: report.originalTokens,
+      estimatedTokens: report.estimatedTokens,
+      budgetTokens: report.budgetTokens,
+      steps: report.steps,
+      changes: report.changes.map(({ message: _sent, ...change }) => change),
+    },
+  };
+}

@@ -1,0 +1,324 @@
+import { contextGuard } from '@ctxkit/compressor-simple';
+import {
+  BudgetError,
+  type ContextCompressor,
+  type ContextManager,
+  countTokens,
+  defaultReserveTokens,
+  type EventSink,
+  type FitOptions,
+  type FitReport,
+  type FitResult,
+  findModelInfo,
+  getModelInfo,
+  InvalidMessageError,
+  type Logger,
+  type Message,
+  type MessageChange,
+  type ModelInfo,
+  type ModelTableEntry,
+  optionChecker,
+  silentLogger,
+  type TokenCounter,
+  type ToolDeclaration,
+  validateMessages,
+} from '@ctxkit/context-core';
+import { compressedEvent } from './compressed-event.js';
+import { countToolDefinitions } from './count-tool-definitions.js';
+import { defaultCounter } from './default-counter.js';
+import { fitLogLine } from './fit-log-line.js';
+import { messageChanges } from './message-changes.js';
+import { SOURCE } from './source.js';
+
+/** Options of {@link createContextManager}. */
+export interface ContextManagerOptions {
+  /**
+   * The model the prompts are for: an id looked up in the model table (with `modelOverrides`), or
+   * its info. It gives the default `maxTokens`, counter and tool pricing.
+   *
+   * @default none: `maxTokens` is then required
+   */
+  model?: string | ModelInfo;
+  /**
+   * The most tokens a prompt may take: messages, system prompt and tool definitions together.
+   *
+   * @default the model's window less the reserve for its answer (8,192 tokens, at most a
+   *   quarter of the window and no more than its largest answer)
+   */
+  maxTokens?: number;
+  /**
+   * A cap on characters per message, handed to the compressor in its budget (for strategies that
+   * truncate by characters, such as `truncateMessages`).
+   *
+   * @default none
+   */
+  maxCharsPerMessage?: number;
+  /**
+   * Rows for models the table lacks or gets wrong, by id.
+   *
+   * @default {}
+   */
+  modelOverrides?: Readonly<Record<string, ModelTableEntry>>;
+  /**
+   * Fits the messages to what the system prompt and tools leave.
+   *
+   * @default `contextGuard()` of `@ctxkit/compressor-simple`
+   */
+  compressor?: ContextCompressor;
+  /**
+   * Counts every token of the fit.
+   *
+   * @default tiktoken with the model's encoding (`o200k_base` for models whose tokenizer is not
+   *   public)
+   */
+  counter?: TokenCounter;
+  /**
+   * Receives one `context.compressed` event per fit that names a `conversationId`, with every
+   * change.
+   *
+   * @default none
+   */
+  events?: EventSink;
+  /**
+   * Gets one debug line per fit with its figures.
+   *
+   * @default a logger that writes nothing
+   */
+  logger?: Logger;
+}
+
+/**
+ * A manager that fits the messages of each model step to the model: array in, array out, no
+ * store needed. Every fit counts the system prompt and the tool definitions against the budget,
+ * runs the compressor on what they leave, checks the result fits, and reports what became of each
+ * input message. Counts are cached (see `countMessageTokens`), so a step that adds one message to
+ * an array fitted before counts that message only.
+ *
+ * @param options - the model, the budget, the compressor, the counter, the event sink, the logger
+ * @returns the manager, frozen
+ * @throws InvalidOptionError (`invalid_option`) when neither `model` nor `maxTokens` is given,
+ *   or for a `maxTokens` that is not a positive whole number, or a malformed option
+ * @throws UnknownModelError (`unknown_model`) for a model id the table and overrides lack, when
+ *   `maxTokens` is not given
+ * @example
+ * ```ts
+ * const manager = createContextManager({ model: 'gpt-4o' });
+ * const { messages, report } = await manager.fit(history, { system, tools });
+ * console.log(formatReport(report));
+ * ```
+ */
+export function createContextManager(options: ContextManagerOptions = {}): ContextManager {
+  const factory = 'createContextManager';
+  const check = optionChecker(SOURCE, factory);
+  const { id: modelId, info: model } = resolveModel(options, factory);
+  const maxTokens =
+    options.maxTokens === undefined && model !== undefined
+      ? model.contextWindow - defaultReserveTokens(model.contextWindow, model.maxOutputTokens)
+      : check.wholeNumber('maxTokens', options.maxTokens, undefined, 1);
+  if (maxTokens === undefined) {
+    throw check.invalid(
+      'maxTokens',
+      undefined,
+      'a positive whole number, or a `model` to take it from',
+    );
+  }
+  const counter = check.methods<TokenCounter>('counter', options.counter, defaultCounter(modelId), [
+    'count',
+  ]);
+  const compressor = check.methods<ContextCompressor>(
+    'compressor',
+    options.compressor,
+    contextGuard(),
+    ['compress'],
+  );
+  const events = options.events;
+  const maxCharsPerMessage = check.wholeNumber(
+    'maxCharsPerMessage',
+    options.maxCharsPerMessage,
+    undefined,
+    1,
+  );
+  const logger = check.methods<Logger>('logger', options.logger, silentLogger, ['debug']);
+  const toolTokens = new WeakMap<readonly ToolDeclaration[], number>();
+  const countTools = (tools: readonly ToolDeclaration[]): number => {
+    const known = toolTokens.get(tools);
+    if (known !== undefined) return known;
+    const tokens = countToolDefinitions(tools, counter, modelId);
+    toolTokens.set(tools, tokens);
+    return tokens;
+  };
+
+  return Object.freeze({
+    maxTokens,
+    counter,
+    model,
+    countTools,
+    async fit(messages: readonly Message[], fitOptions: FitOptions = {}): Promise<FitResult> {
+      if (!Array.isArray(messages)) {
+        throw new InvalidMessageError({
+          code: 'invalid_message',
+          source: SOURCE,
+          message: `fit: messages must be an array of messages, got ${describe(messages)}.`,
+          details: { where: 'messages' },
+        });
+      }
+      const limit = fitLimit(fitOptions.maxTokens, maxTokens);
+      const system = systemMessages(fitOptions.system);
+      validateMessages(messages, { source: SOURCE });
+      const systemTokens = countTokens(system, counter);
+      const tools = fitOptions.tools ?? [];
+      const toolsTokens = tools.length === 0 ? 0 : countTools(tools);
+      const messagesLimit = limit - systemTokens - toolsTokens;
+      if (messagesLimit < 0) throw overhead({ limit, systemTokens, toolsTokens });
+      const { conversationId, signal } = fitOptions;
+      const result = await compressor.compress(
+        messages,
+        maxCharsPerMessage === undefined
+          ? { maxTokens: messagesLimit }
+          : { maxTokens: messagesLimit, maxCharsPerMessage },
+        {
+          counter,
+          ...(conversationId === undefined ? {} : { conversationId }),
+          ...(signal === undefined ? {} : { signal }),
+        },
+      );
+      const output = result.messages;
+      const outputTokens = countTokens(output, counter);
+      if (outputTokens > messagesLimit) {
+        throw tooLarge({
+          limit,
+          systemTokens,
+          toolsTokens,
+          outputTokens,
+          compressor: compressor.name,
+        });
+      }
+      let changes: MessageChange[] | undefined;
+      const listChanges = () => {
+        changes ??= messageChanges({
+          input: messages,
+          output,
+          trace: result.trace,
+          compressor: compressor.name,
+          counter,
+        });
+        return changes;
+      };
+      const report: FitReport = Object.freeze(
+        Object.defineProperty(
+          {
+            ...result.report,
+            estimatedTokens: outputTokens,
+            budgetTokens: messagesLimit,
+            maxTokens: limit,
+            systemTokens,
+            toolTokens: toolsTokens,
+            promptTokens: outputTokens + systemTokens + toolsTokens,
+            counter: counter.name,
+          },
+          'changes',
+          { get: listChanges, enumerable: true },
+        ) as FitReport,
+      );
+      logger.debug(fitLogLine(report));
+      if (events !== undefined && conversationId !== undefined) {
+        await events.record(compressedEvent(conversationId, report));
+      }
+      return { messages: output, report };
+    },
+  } satisfies ContextManager);
+}
+
+// --- internal helpers ---
+
+/** The model's id and info: given, looked up (an unknown id is fine when `maxTokens` is given), or none. */
+function resolveModel(
+  options: ContextManagerOptions,
+  factory: string,
+): { id: string | undefined; info: ModelInfo | undefined } {
+  const { model } = options;
+  if (model === undefined) return { id: undefined, info: undefined };
+  const overrides = { overrides: options.modelOverrides ?? {} };
+  if (typeof model === 'string') {
+    // With a budget given, the window is not needed: the id still names the counter and tools.
+    const info =
+      options.maxTokens === undefined
+        ? getModelInfo(model, overrides)
+        : findModelInfo(model, overrides);
+    return { id: info?.id ?? model, info };
+  }
+  const check = optionChecker(SOURCE, factory);
+  if (typeof model !== 'object' || model === null || typeof model.id !== 'string') {
+    throw check.invalid('model', model, 'a model id or a ModelInfo');
+  }
+  check.wholeNumber('model.contextWindow', model.contextWindow, undefined, 1);
+  return { id: model.id, info: model };
+}
+
+/** This fit's budget: the manager's, or a tighter one the call names. */
+function fitLimit(requested: unknown, maxTokens: number): number {
+  if (requested === undefined) return maxTokens;
+  const check = optionChecker(SOURCE, 'fit');
+  const limit = check.wholeNumber('maxTokens', requested, undefined, 1) as number;
+  if (limit > maxTokens) {
+    throw check.invalid('maxTokens', requested, `at most the manager's maxTokens (${maxTokens})`);
+  }
+  return limit;
+}
+
+/** The system prompt as messages, checked: none, a string, or valid system messages. */
+function systemMessages(system: unknown): readonly Message[] {
+  if (system === undefined) return [];
+  if (typeof system === 'string') return [{ role: 'system', content: system }];
+  if (!Array.isArray(system)) {
+    throw new InvalidMessageError({
+      code: 'invalid_message',
+      source: SOURCE,
+      message: `fit: system must be a string or an array of messages, got ${describe(system)}.`,
+      details: { where: 'system' },
+    });
+  }
+  validateMessages(system, { source: SOURCE });
+  return system;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value;
+}
+
+/** The error of a fit whose system prompt and tools leave no room at all. */
+function overhead(facts: { limit: number; systemTokens: number; toolsTokens: number }) {
+  return new BudgetError({
+    code: 'budget_exceeded',
+    source: SOURCE,
+    message:
+      `fit: the system prompt (${facts.systemTokens} tokens) and the tool definitions ` +
+      `(${facts.toolsTokens}) take more than the budget of ${facts.limit} tokens on their own. ` +
+      'Shorten them, send fewer tools, or use a model with a larger window.',
+    details: { ...facts },
+  });
+}
+
+/** The error of a fit whose compressor could not bring the messages under what was left. */
+function tooLarge(facts: {
+  limit: number;
+  systemTokens: number;
+  toolsTokens: number;
+  outputTokens: number;
+  compressor: string;
+}) {
+  const left = facts.limit - facts.systemTokens - facts.toolsTokens;
+  return new BudgetError({
+    code: 'budget_exceeded',
+    source: SOURCE,
+    message:
+      `fit: the compressor ${JSON.stringify(facts.compressor)} returned ${facts.outputTokens} ` +
+      `tokens of messages, but the budget of ${facts.limit} less the system prompt ` +
+      `(${facts.systemTokens}) and the tools (${facts.toolsTokens}) leaves ${left}. What it ` +
+      'cannot drop (system and pinned messages, the newest turn) needs more: shorten them, or ' +
+      'use a model with a larger window.',
+    details: { ...facts, messagesLimit: left },
+  });
+}

@@ -1,0 +1,118 @@
+import type { ChangeAction, FitReport, MessageChange } from '@ctxkit/context-core';
+
+/** Options of {@link formatReport}. */
+export interface FormatReportOptions {
+  /**
+   * Most rows of the change table; runs beyond it are summed up in a last line.
+   *
+   * @default 40
+   */
+  maxRows?: number;
+}
+
+/**
+ * A compact table of a fit for a terminal: the budget and its parts, one line per step, then the
+ * changes, consecutive messages with the same fate and step in one row (`12–3,811 dropped by
+ * out-of-reach`), with their tokens before and after.
+ *
+ * @param report - a fit's report
+ * @param options - how many rows at most
+ * @returns the table, lines joined with `\n`
+ * @example
+ * ```ts
+ * const { messages, report } = await manager.fit(history, { system, tools });
+ * console.log(formatReport(report));
+ * ```
+ */
+export function formatReport(report: FitReport, options: FormatReportOptions = {}): string {
+  const maxRows = options.maxRows ?? 40;
+  const lines = [
+    `fit: ${n(report.originalCount)} -> ${n(report.compressedCount)} messages, prompt ` +
+      `${n(report.promptTokens)} of ${n(report.maxTokens)} tokens (messages ` +
+      `${n(report.estimatedTokens)}, system ${n(report.systemTokens)}, tools ` +
+      `${n(report.toolTokens)}; ${report.counter})`,
+  ];
+  for (const step of report.steps) {
+    const did = (['truncated', 'masked', 'dropped', 'summarized'] as const)
+      .filter((kind) => step[kind] > 0)
+      .map((kind) => `${n(step[kind])} ${kind}`);
+    lines.push(
+      `  step ${step.name}: ${n(step.tokensBefore)} -> ${n(step.tokensAfter)} tokens` +
+        (did.length > 0 ? `; ${did.join(', ')}` : ''),
+    );
+  }
+  const rows = runs(report.changes).map((run) => [
+    run.first === run.last ? run.label : `${run.label}–${n(run.last)}`,
+    run.action,
+    run.step ?? '',
+    run.counted ? n(run.before) : run.before > 0 ? `>=${n(run.before)}` : '-',
+    n(run.after),
+  ]);
+  const shown = rows.slice(0, maxRows);
+  const header = ['messages', 'action', 'step', 'tokens before', 'after'];
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...shown.map((row) => (row[column] as string).length)),
+  );
+  const line = (cells: string[]) =>
+    `  ${cells.map((cell, column) => (column >= 3 ? cell.padStart(widths[column] as number) : cell.padEnd(widths[column] as number))).join('  ')}`.trimEnd();
+  lines.push(line(header));
+  for (const row of shown) lines.push(line(row));
+  if (rows.length > shown.length) lines.push(`  … ${n(rows.length - shown.length)} more rows`);
+  return lines.join('\n');
+}
+
+// --- internal helpers ---
+
+interface Run {
+  action: ChangeAction;
+  step: string | undefined;
+  label: string;
+  first: number;
+  last: number;
+  before: number;
+  after: number;
+  counted: boolean;
+}
+
+/** Consecutive changes with the same action and step, as one run each. */
+function runs(changes: readonly MessageChange[]): Run[] {
+  const out: Run[] = [];
+  for (const change of changes) {
+    const at = change.inputIndex ?? change.outputIndex ?? 0;
+    const previous = out.at(-1);
+    const joins =
+      previous !== undefined &&
+      previous.action === change.action &&
+      previous.step === change.step &&
+      change.action !== 'inserted' &&
+      previous.last === at - 1;
+    if (joins) {
+      previous.last = at;
+      previous.before += change.tokensBefore ?? 0;
+      previous.after += change.tokensAfter;
+      previous.counted &&= change.tokensBefore !== null;
+      previous.label = n(previous.first);
+      continue;
+    }
+    out.push({
+      action: change.action,
+      step: change.step,
+      label:
+        change.action === 'inserted'
+          ? `new at ${n(at)}`
+          : change.id === undefined
+            ? n(at)
+            : `${n(at)} (${change.id})`,
+      first: at,
+      last: at,
+      before: change.tokensBefore ?? 0,
+      after: change.tokensAfter,
+      counted: change.tokensBefore !== null,
+    });
+  }
+  return out;
+}
+
+function n(value: number): string {
+  return value.toLocaleString('en-US');
+}

@@ -1,0 +1,19 @@
+export { compressedEvent } from './compressed-event.js';
+export { countToolDefinitions } from './count-tool-definitions.js';
+export { type ContextManagerOptions, createContextManager } from './create-context-manager.js';
+export {
+  type BuildInput,
+  type BuildResult,
+  type ContextPipeline,
+  type ContextPipelineOptions,
+  createContextPipeline,
+} from './create-context-pipeline.js';
+export { defaultCounter } from './default-counter.js';
+export { type FormatReportOptions, formatReport } from './format-report.js';
+export { modelProvider } from './model-provider.js';
+export {
+  type AttemptFit,
+  type ContextRetryCall,
+  type ContextRetryOptions,
+  withContextRetry,
+} from './with-context-retry.js';

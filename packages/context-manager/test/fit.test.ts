@@ -1,0 +1,220 @@
+import { trimToBudget } from '@ctxkit/compressor-simple';
+import {
+  BudgetError,
+  type ContextEvent,
+  countTokens,
+  createInMemoryEventStore,
+  InvalidMessageError,
+  InvalidOptionError,
+  type Message,
+  type ToolDeclaration,
+  UnknownModelError,
+} from '@ctxkit/context-core';
+import {
+  contextErrorRejectedBy,
+  contextErrorThrownBy,
+  deepFreeze,
+} from '@ctxkit/context-core/testing';
+import { createHeuristicCounter } from '@ctxkit/token-counters';
+import { describe, expect, it } from 'vitest';
+import { createContextManager, formatReport } from '../src/index.js';
+
+const tools: ToolDeclaration[] = [
+  {
+    name: 'read_file',
+    description: 'Reads a file of the repository.',
+    parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+  },
+  {
+    name: 'run_tests',
+    description: 'Runs the test suite and returns its output.',
+    parameters: { type: 'object', properties: {} },
+  },
+];
+
+/** An agent's array: a task, then `steps` tool-calling steps with outputs of `outputChars`. */
+function agentArray(steps: number, outputChars = 2_000): Message[] {
+  const messages: Message[] = [{ role: 'user', content: 'Find why the build fails and fix it.' }];
+  for (let step = 0; step < steps; step += 1) {
+    messages.push({
+      role: 'assistant',
+      content: [
+        { type: 'text', text: `Step ${step}: reading the next file.` },
+        {
+          type: 'tool-call',
+          toolCallId: `c${step}`,
+          toolName: 'read_file',
+          input: { path: `src/f${step}.ts` },
+        },
+      ],
+    });
+    messages.push({
+      role: 'tool',
+      content: [
+        {
+          type: 'tool-result',
+          toolCallId: `c${step}`,
+          toolName: 'read_file',
+          output: `export const value${step} = ${'x'.repeat(outputChars)};`,
+        },
+      ],
+    });
+  }
+  return messages;
+}
+
+describe('createContextManager().fit', () => {
+  it('fits a plain array with tools and a system prompt within the window, counting both', async () => {
+    const manager = createContextManager({ model: 'gpt-4o', maxTokens: 6_000 });
+    const system = 'You are a careful software engineer. Use the tools.';
+    const messages = agentArray(40);
+    const { messages: sent, report } = await manager.fit(messages, { system, tools });
+
+    const systemTokens = countTokens([{ role: 'system', content: system }], manager.counter);
+    const toolTokens = manager.countTools(tools);
+    expect(toolTokens).toBeGreaterThan(0);
+    expect(report.systemTokens).toBe(systemTokens);
+    expect(report.toolTokens).toBe(toolTokens);
+    const sentTokens = countTokens(sent, manager.counter);
+    expect(sentTokens + systemTokens + toolTokens).toBeLessThanOrEqual(6_000);
+    expect(report.promptTokens).toBe(sentTokens + systemTokens + toolTokens);
+    expect(report.budgetTokens).toBe(6_000 - systemTokens - toolTokens);
+    expect(sent.length).toBeLessThan(messages.length);
+    expect(sent.at(-1)).toBe(messages.at(-1));
+  });
+
+  it('returns the same objects when everything fits, and lists each as kept', async () => {
+    const manager = createContextManager({ maxTokens: 100_000, counter: createHeuristicCounter() });
+    const messages = agentArray(3, 100);
+    const { messages: sent, report } = await manager.fit(messages);
+    expect(sent).toEqual(messages);
+    for (const [index, message] of sent.entries()) expect(message).toBe(messages[index]);
+    expect(report.changes.map((change) => change.action)).toEqual(messages.map(() => 'kept'));
+    expect(report.changes.map((change) => change.outputIndex)).toEqual(messages.map((_, i) => i));
+  });
+
+  it('takes its budget from the model: the window less the answer reserve', () => {
+    const manager = createContextManager({ model: 'gpt-4o' });
+    expect(manager.maxTokens).toBe(128_000 - 8_192);
+    expect(manager.model?.id).toBe('gpt-4o');
+    expect(manager.counter.name).toBe('tiktoken:o200k_base');
+    expect(createContextManager({ model: 'gpt-4' }).counter.name).toBe('tiktoken:cl100k_base');
+  });
+
+  it('never mutates its input', async () => {
+    const manager = createContextManager({ maxTokens: 3_000, counter: createHeuristicCounter() });
+    const messages = deepFreeze(agentArray(30));
+    const copy = structuredClone(messages);
+    await manager.fit(messages, { tools: deepFreeze(structuredClone(tools)) });
+    expect(messages).toEqual(copy);
+  });
+
+  it('narrows the budget for one call with maxTokens, never widens it', async () => {
+    const manager = createContextManager({ maxTokens: 8_000, counter: createHeuristicCounter() });
+    const messages = agentArray(40);
+    const { report } = await manager.fit(messages, { maxTokens: 3_000 });
+    expect(report.promptTokens).toBeLessThanOrEqual(3_000);
+    const error = await contextErrorRejectedBy(manager.fit(messages, { maxTokens: 9_000 }));
+    expect(InvalidOptionError.isInstance(error)).toBe(true);
+    expect(error.message).toContain('maxTokens');
+  });
+
+  it('records one context.compressed event with the changes, and logs one debug line', async () => {
+    const events = createInMemoryEventStore();
+    const lines: unknown[][] = [];
+    const logger = {
+      debug: (...args: unknown[]) => lines.push(args),
+      info: () => undefined,
+      warn: () => undefined,
+      error: () => undefined,
+    };
+    const manager = createContextManager({
+      maxTokens: 3_000,
+      counter: createHeuristicCounter(),
+      events,
+      logger,
+      compressor: trimToBudget(),
+    });
+    const messages = agentArray(20);
+    const { report } = await manager.fit(messages, { conversationId: 'c1' });
+    const stored = (await events.listEvents('c1')) as ContextEvent[];
+    expect(stored).toHaveLength(1);
+    const payload = stored[0]?.payload as { changes: unknown[] };
+    expect(payload.changes).toEqual(report.changes.map(({ message: _m, ...change }) => change));
+    expect(lines).toHaveLength(1);
+    expect(String(lines[0]?.[0])).toContain(`${report.promptTokens} of 3000`);
+    await manager.fit(messages);
+    expect(await events.listEvents('c1')).toHaveLength(1);
+  });
+
+  it('formats a report as a table a person reads', async () => {
+    const manager = createContextManager({
+      maxTokens: 3_000,
+      counter: createHeuristicCounter(),
+      compressor: trimToBudget(),
+    });
+    const { report } = await manager.fit(agentArray(20), { tools });
+    const table = formatReport(report);
+    expect(table).toMatch(/^fit: 41 -> \d+ messages, prompt [\d,]+ of 3,000 tokens/);
+    expect(table).toMatch(/\n {2}0–\d+ +dropped +trim-to-budget/);
+    expect(table).toMatch(/ kept /);
+  });
+});
+
+describe('bad input', () => {
+  const manager = createContextManager({ maxTokens: 1_000, counter: createHeuristicCounter() });
+
+  it('rejects a non-array', async () => {
+    const error = await contextErrorRejectedBy(manager.fit('hello' as unknown as Message[]));
+    expect(InvalidMessageError.isInstance(error)).toBe(true);
+    expect(error.message).toContain('messages must be an array');
+  });
+
+  it('rejects a message of an unknown shape, naming where', async () => {
+    const error = await contextErrorRejectedBy(
+      manager.fit([
+        { role: 'user', content: 'hi' },
+        { role: 'robot', text: 'x' } as unknown as Message,
+      ]),
+    );
+    expect(InvalidMessageError.isInstance(error)).toBe(true);
+    expect(error.details).toMatchObject({ index: 1 });
+  });
+
+  it('rejects a system prompt that is neither text nor messages', async () => {
+    const error = await contextErrorRejectedBy(
+      manager.fit([], { system: 42 as unknown as string }),
+    );
+    expect(error.details).toMatchObject({ where: 'system' });
+  });
+
+  it('rejects NaN budgets, at creation and per call', async () => {
+    const created = contextErrorThrownBy(() => createContextManager({ maxTokens: Number.NaN }));
+    expect(InvalidOptionError.isInstance(created)).toBe(true);
+    expect(created.message).toContain('maxTokens');
+    const called = await contextErrorRejectedBy(manager.fit([], { maxTokens: Number.NaN }));
+    expect(InvalidOptionError.isInstance(called)).toBe(true);
+  });
+
+  it('rejects a model unknown without a window, and a manager with neither', () => {
+    const unknown = contextErrorThrownBy(() => createContextManager({ model: 'acme-llm-9' }));
+    expect(UnknownModelError.isInstance(unknown)).toBe(true);
+    expect(createContextManager({ model: 'acme-llm-9', maxTokens: 5_000 }).maxTokens).toBe(5_000);
+    const neither = contextErrorThrownBy(() => createContextManager({}));
+    expect(InvalidOptionError.isInstance(neither)).toBe(true);
+  });
+
+  it('rejects a malformed tool definition, naming it', async () => {
+    const error = await contextErrorRejectedBy(
+      manager.fit([], { tools: [{ name: '' }] as ToolDeclaration[] }),
+    );
+    expect(error.message).toContain('tools[0]');
+  });
+
+  it('says when the system prompt and tools alone take the budget', async () => {
+    const small = createContextManager({ maxTokens: 20, counter: createHeuristicCounter() });
+    const error = await contextErrorRejectedBy(small.fit([], { system: 'x '.repeat(200), tools }));
+    expect(BudgetError.isInstance(error)).toBe(true);
+    expect(error.code).toBe('budget_exceeded');
+  });
+});
