@@ -7,6 +7,7 @@ import {
   type Part,
   type TokenCounter,
 } from '@ctxkit/context-core';
+import { createContextManager } from '@ctxkit/context-manager';
 import { createTiktokenCounter } from '@ctxkit/token-counters';
 import { agentHistory } from './history-counting.js';
 import { type Measurement, measure, printTable } from './measure.js';
@@ -21,8 +22,9 @@ const BUDGET = Object.freeze({ maxTokens: 120_000 });
  * is full, and no further) and `trimToBudget` and `contextGuard`, each warm (a new array of the same
  * message objects, counted before, as an agent step passes) and cold (fresh message objects whose
  * content was never counted), plus `trimToBudget` on rebuilt objects (fresh objects, content counted
- * before: what frameworks that rebuild messages every step pass). Ratios are to the floor of the
- * same kind (the rebuilt row to the warm floor), measured in the same process.
+ * before: what frameworks that rebuild messages every step pass), and `manager.fit` (its defaults:
+ * contextGuard, same budget) warm and cold. Ratios are to the floor of the same kind, measured in
+ * the same process.
  */
 export async function benchFitFloor(): Promise<void> {
   const counter = createTiktokenCounter('o200k_base');
@@ -57,8 +59,19 @@ export async function benchFitFloor(): Promise<void> {
     });
     rows.push(row(size, 'floor', 'warm', floorWarm, floorWarm));
     rows.push(row(size, 'floor', 'cold', floorCold, floorCold));
-    for (const [name, compressor] of contenders) {
-      const compress = (messages: Message[]) => compressor.compress(messages, BUDGET, { counter });
+    // The manager with its defaults (contextGuard) and the same budget, as an agent calls it.
+    const manager = createContextManager({ maxTokens: BUDGET.maxTokens, counter });
+    const fit = (messages: Message[]) => manager.fit(messages);
+    const steps: [string, (messages: Message[]) => Promise<unknown>][] = [
+      ...contenders.map(
+        ([name, compressor]): [string, (messages: Message[]) => Promise<unknown>] => [
+          name,
+          (messages) => compressor.compress(messages, BUDGET, { counter }),
+        ],
+      ),
+      ['manager.fit', fit],
+    ];
+    for (const [name, compress] of steps) {
       rows.push(
         row(
           size,
@@ -72,11 +85,17 @@ export async function benchFitFloor(): Promise<void> {
         row(size, name, 'cold', await measure(compress, { ...cold, prepare: fresh }), floorCold),
       );
     }
+    const rebuiltObjects = () => history.map((message) => ({ ...message }));
+    const floorRebuilt = await measure((messages: Message[]) => floor(messages, counter), {
+      ...warm,
+      prepare: rebuiltObjects,
+    });
     const rebuilt = await measure(
       (messages: Message[]) => contenders[0]?.[1].compress(messages, BUDGET, { counter }),
-      { ...warm, prepare: () => history.map((message) => ({ ...message })) },
+      { ...warm, prepare: rebuiltObjects },
     );
-    rows.push(row(size, 'trimToBudget', 'rebuilt', rebuilt, floorWarm));
+    rows.push(row(size, 'floor', 'rebuilt', floorRebuilt, floorRebuilt));
+    rows.push(row(size, 'trimToBudget', 'rebuilt', rebuilt, floorRebuilt));
   }
   printTable(
     'One agent step: compressing a tool-calling history to 120,000 tokens (o200k), against the floor',

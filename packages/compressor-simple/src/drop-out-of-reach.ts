@@ -103,8 +103,13 @@ export function dropOutOfReach(options: DropOutOfReachOptions): ContextCompresso
         },
       );
       // What is kept is counted, for the report; what is dropped unread stays uncounted.
-      for (const range of selection.ranges) countRange(range.start, range.end);
-      return { messages: selection.messages, dropped: messages.length - selection.messages.length };
+      let kept = 0;
+      for (const range of selection.ranges) kept += countRange(range.start, range.end);
+      return {
+        messages: selection.messages,
+        tokens: kept,
+        dropped: messages.length - selection.messages.length,
+      };
     },
   });
 }
