@@ -86,10 +86,20 @@ function feed(hash: RunningHash, code: number): void {
   hash.length += 1;
 }
 
+/** Feeds a tag, then a text's length and characters (the hot loop: in locals, as `feed` does). */
 function feedText(hash: RunningHash, tag: number, text: string): void {
   feed(hash, tag);
   feed(hash, text.length);
-  for (let index = 0; index < text.length; index += 1) feed(hash, text.charCodeAt(index));
+  let { first, second } = hash;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    first = Math.imul(first ^ code, 0x01000193);
+    second = Math.imul(second ^ code, 0x5bd1e995);
+    second ^= second >>> 15;
+  }
+  hash.first = first;
+  hash.second = second;
+  hash.length += text.length;
 }
 
 /** Hashes `value` into `hash`; false when it is not plain data. */
