@@ -5,7 +5,7 @@ import {
   type Message,
   type TokenCounter,
 } from '@ctxkit/context-core';
-import { fuzzParameters } from '@ctxkit/context-core/testing';
+import { arbitraryHistory, fuzzParameters, sameData } from '@ctxkit/context-core/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { contextGuard, trimToBudget } from '../src/index.js';
@@ -139,5 +139,46 @@ describe('scanHistory', () => {
     history[500] = system('rules');
     history.push(user('pinned', { pinned: true }));
     expect(scanHistory(history)).toEqual(reference(history));
+  });
+});
+
+describe('step after step on a long history', () => {
+  it('trimToBudget and contextGuard give what they give on fresh copies counted from scratch', async () => {
+    const presets = [trimToBudget(), trimToBudget({ keepFirstUser: true }), contextGuard()];
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(arbitraryHistory({ maxTurns: 4 }), { minLength: 1, maxLength: 4 }),
+        fc.nat({ max: 3_000 }),
+        async (steps, budgetTokens) => {
+          run += 1;
+          const { counter } = spyCounter(`test:steps:${run}`);
+          // Long enough for the remembered scans: a task, 1,100 filler turns, then each step's turns.
+          let history: Message[] = [user('task'), ...longHistory(275).slice(1)];
+          for (const step of steps) {
+            history = [...history, ...step];
+            for (const preset of presets) {
+              const budget = { maxTokens: budgetTokens };
+              const lazy = await preset.compress(history, budget, { counter });
+              const fresh = history.map((message) => ({
+                ...message,
+                content:
+                  typeof message.content === 'string'
+                    ? message.content
+                    : message.content.map((part) => ({ ...part })),
+              }));
+              const { counter: other } = spyCounter(`test:steps:${run}:fresh`);
+              const reference = await preset.compress(fresh, budget, { counter: other });
+              // Copies made by the compressor name their counter: the rest must be the same.
+              const plain = (messages: readonly Message[]) =>
+                messages.map(({ tokens: _tokens, tokenCounter: _counter, ...rest }) => rest);
+              expect(sameData(plain(lazy.messages), plain(reference.messages))).toBe(true);
+              expect(lazy.report.estimatedTokens).toBe(reference.report.estimatedTokens);
+            }
+          }
+        },
+      ),
+      fuzzParameters(20),
+    );
   });
 });
