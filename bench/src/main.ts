@@ -10,6 +10,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   'compressor-simple': async () => (await import('./compressor-simple.js')).benchCompressorSimple(),
   'compressor-summarize': async () =>
     (await import('./compressor-summarize.js')).benchCompressorSummarize(),
+  'fit-floor': async () => (await import('./fit-floor.js')).benchFitFloor(),
   'tool-output-store': async () => (await import('./tool-output-store.js')).benchToolOutputStore(),
   'fit-step': async () => (await import('./fit-step.js')).benchFitStep(),
 };

@@ -20,7 +20,8 @@ export function loadTranscript(): Message[] {
 /**
  * The Markdown table of what each preset (with its defaults) does to the fixture transcript under
  * {@link TABLE_BUDGET}, counted with tiktoken `o200k_base`: one row per step, tokens before and
- * after, and what the step truncated, masked and dropped; then the messages each preset keeps.
+ * after (before: of the messages counted), what the step truncated, masked and dropped, and how many
+ * it dropped without counting them; then the messages each preset keeps.
  */
 export async function renderPresetTable(): Promise<string> {
   const transcript = loadTranscript();
@@ -32,8 +33,8 @@ export async function renderPresetTable(): Promise<string> {
   ];
   const format = (value: number) => value.toLocaleString('en');
   const rows = [
-    '| preset | step | tokens before | tokens after | removed | truncated | masked | dropped |',
-    '|---|---|--:|--:|--:|--:|--:|--:|',
+    '| preset | step | tokens before | tokens after | removed | truncated | masked | dropped | dropped uncounted |',
+    '|---|---|--:|--:|--:|--:|--:|--:|--:|',
   ];
   const kept: string[] = [];
   for (const [name, preset] of presets) {
@@ -41,12 +42,12 @@ export async function renderPresetTable(): Promise<string> {
     for (const step of report.steps) {
       rows.push(
         `| \`${name}\` | ${step.name} | ${format(step.tokensBefore)} | ${format(step.tokensAfter)} | ` +
-          `${format(step.tokensBefore - step.tokensAfter)} | ${step.truncated} | ${step.masked} | ${step.dropped} |`,
+          `${format(step.tokensBefore - step.tokensAfter)} | ${step.truncated} | ${step.masked} | ${step.dropped} | ${step.uncounted ?? 0} |`,
       );
     }
     rows.push(
       `| \`${name}\` | **total** | **${format(report.originalTokens)}** | **${format(report.estimatedTokens)}** | ` +
-        `**${format(report.originalTokens - report.estimatedTokens)}** | | | **${report.originalCount - report.compressedCount}** |`,
+        `**${format(report.originalTokens - report.estimatedTokens)}** | | | **${report.originalCount - report.compressedCount}** | **${report.uncountedMessages ?? 0}** |`,
     );
     if (countTokens(messages, counter) !== report.estimatedTokens)
       throw new Error(`${name}: report disagrees with output`);

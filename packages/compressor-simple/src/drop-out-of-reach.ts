@@ -1,6 +1,5 @@
 import {
   type ContextCompressor,
-  countMessageTokens,
   defineCompressor,
   type Message,
   type MessageUnit,
@@ -58,40 +57,59 @@ export function dropOutOfReach(options: DropOutOfReachOptions): ContextCompresso
       keepsToolPairs: true,
       keepsFirstUser: options.keepFirstUser,
     },
-    transform: ({ messages, budget, limit, tokens, context }) => {
+    transform: (input) => {
+      // Not destructured whole: `tokens` would count every message, `newestCounted` is read later.
+      const { messages, budget, limit, countUpTo, countRange } = input;
+      const tokens = countUpTo(limit);
+      if (tokens <= limit) return { messages: [...messages], tokens };
       const scan = scanHistory(messages);
-      if (tokens <= limit) return { messages: [...messages], tokens: tokens };
       const floor = (unit: MessageUnit) => {
         let tokens = 0;
-        for (const message of unit.messages) {
-          if (!options.mayShrink(message, budget))
-            tokens += countMessageTokens(message, context.counter);
+        for (let index = unit.start; index < unit.end; index += 1) {
+          if (!options.mayShrink(messages[index] as Message, budget))
+            tokens += countRange(index, index + 1);
         }
         return tokens;
       };
-      const selection = selectUnits(messages, scan, createUnitCursor(messages), {
-        limit,
-        cost: floor,
-        firstUser: options.keepFirstUser ? 'always' : 'no',
-        keepFrom: (always) =>
-          options.recentFrom &&
-          always.some((unit) =>
-            unit.messages.some((message) => options.isRanked?.(message) ?? true),
-          )
-            ? options.recentFrom(messages)
-            : messages.length,
-        mayVanish: (unit) =>
-          unit.messages.every((message) => options.mayVanish?.(message) ?? false),
-        ...(options.window === undefined
-          ? {}
-          : {
-              inner: {
-                limit: Math.floor(limit * options.window.ratio),
-                before: recentStart(messages, options.window.keepRecentMessages, options.mayVanish),
-              },
-            }),
-      });
-      return { messages: selection.messages, dropped: messages.length - selection.messages.length };
+      const selection = selectUnits(
+        messages,
+        scan,
+        createUnitCursor(messages, input.newestCounted + 16, scan.firstCall),
+        {
+          limit,
+          cost: floor,
+          firstUser: options.keepFirstUser ? 'always' : 'no',
+          keepFrom: (always) =>
+            options.recentFrom &&
+            always.some((unit) =>
+              unit.messages.some((message) => options.isRanked?.(message) ?? true),
+            )
+              ? options.recentFrom(messages)
+              : messages.length,
+          mayVanish: (unit) =>
+            unit.messages.every((message) => options.mayVanish?.(message) ?? false),
+          ...(options.window === undefined
+            ? {}
+            : {
+                inner: {
+                  limit: Math.floor(limit * options.window.ratio),
+                  before: recentStart(
+                    messages,
+                    options.window.keepRecentMessages,
+                    options.mayVanish,
+                  ),
+                },
+              }),
+        },
+      );
+      // What is kept is counted, for the report; what is dropped unread stays uncounted.
+      let kept = 0;
+      for (const range of selection.ranges) kept += countRange(range.start, range.end);
+      return {
+        messages: selection.messages,
+        tokens: kept,
+        dropped: messages.length - selection.messages.length,
+      };
     },
   });
 }

@@ -1,22 +1,99 @@
 import type { Message } from '@ctxkit/context-core';
 
-/** Where a history's protected and first user messages are. */
+/** Where a history's protected, first user and first tool-calling messages are. */
 export interface HistoryScan {
   /** Indexes of system and pinned messages, oldest first. */
-  protectedIndexes: number[];
+  protectedIndexes: readonly number[];
   /** Index of the first user message, or -1. */
   firstUser: number;
+  /**
+   * Index of the first message holding a tool call or an approval request (what later messages
+   * may answer), or the history's length when there is none.
+   */
+  firstCall: number;
 }
 
-/** Finds the protected and first user messages of `messages`, in one pass. */
+/** Histories shorter than this are scanned whole every time: that costs less than a memo. */
+const MEMO_MIN_LENGTH = 1024;
+
+/** The last long history scanned that starts with a given message: its messages and its scan. */
+interface ScanMemo {
+  messages: Message[];
+  scan: HistoryScan;
+}
+
+/**
+ * Scans of long histories, by their first message. An agent passes a new array at every step,
+ * holding the same objects plus new ones: comparing it with the last one by identity (cheap: the
+ * array alone is read) finds the prefix already scanned, and only the rest is read. Keyed weakly,
+ * so a memo lives no longer than its history's first message.
+ */
+const memos = new WeakMap<Message, ScanMemo>();
+
+/**
+ * Finds the protected, first user and first tool-calling messages of `messages`. A long history
+ * is scanned once: later scans of an array that begins with the same message objects read only
+ * the messages after them. So in a history of 1,024 messages or more, a message object's `role`,
+ * `meta.pinned` and tool calls are read once: pin a message by passing a pinned copy of it, not
+ * by setting `meta.pinned` on an object already passed.
+ *
+ * @param messages - the history, oldest first
+ * @returns where its protected, first user and first tool-calling messages are
+ */
 export function scanHistory(messages: readonly Message[]): HistoryScan {
-  const protectedIndexes: number[] = [];
-  let firstUser = -1;
-  for (let index = 0; index < messages.length; index += 1) {
+  const first = messages[0];
+  if (messages.length < MEMO_MIN_LENGTH || first === undefined) return scanFrom(messages, 0);
+  const memo = memos.get(first);
+  if (memo === undefined) {
+    const scan = scanFrom(messages, 0);
+    memos.set(first, { messages: [...messages], scan });
+    return scan;
+  }
+  const known = memo.messages;
+  const shorter = Math.min(known.length, messages.length);
+  let same = 0;
+  while (same < shorter && known[same] === messages[same]) same += 1;
+  if (same === messages.length && same === known.length) return memo.scan;
+  const scan = scanFrom(messages, same, memo.scan);
+  known.length = same;
+  for (let index = same; index < messages.length; index += 1)
+    known.push(messages[index] as Message);
+  memo.scan = scan;
+  return scan;
+}
+
+// --- internal helpers ---
+
+/**
+ * The scan of `messages`, knowing that its first `start` messages are those `before` described
+ * (the start of `before`'s history), and reading only the others.
+ */
+function scanFrom(messages: readonly Message[], start: number, before?: HistoryScan): HistoryScan {
+  const protectedIndexes = (before?.protectedIndexes ?? []).filter((index) => index < start);
+  const known = (index: number | undefined) =>
+    index !== undefined && index >= 0 && index < start ? index : -1;
+  let firstUser = known(before?.firstUser);
+  let firstCall = known(before?.firstCall);
+  for (let index = start; index < messages.length; index += 1) {
     const message = messages[index] as Message;
     // Core's `isProtected`, inlined: this runs once per message of every history.
     if (message.role === 'system' || message.meta?.pinned === true) protectedIndexes.push(index);
     if (firstUser === -1 && message.role === 'user') firstUser = index;
+    if (firstCall === -1 && callsTools(message)) firstCall = index;
   }
-  return { protectedIndexes, firstUser };
+  return {
+    protectedIndexes,
+    firstUser,
+    firstCall: firstCall === -1 ? messages.length : firstCall,
+  };
+}
+
+/** Whether `message` holds a tool call or an approval request. */
+function callsTools(message: Message): boolean {
+  return (
+    typeof message.content !== 'string' &&
+    message.content.some(
+      (part) => part.type === 'tool-call' || part.type === 'tool-approval-request',
+    )
+  );
 }

@@ -33,6 +33,10 @@ export interface Selection {
   messages: Message[];
   /** Messages of the newest unit that were cut to fit. */
   truncated: number;
+  /** What the kept units cost: by `cost`, the newest by what `fitNewest` left of it. */
+  tokens: number;
+  /** Where the kept units are in the input: their `start` and `end` indexes, in order. */
+  ranges: { start: number; end: number }[];
 }
 
 /**
@@ -104,7 +108,11 @@ export function selectUnits(
     left -= cost;
   }
   const output: Message[] = [];
+  const ranges: Selection['ranges'] = [];
   const ordered = [...kept].sort(([first], [second]) => first - second);
-  for (const [, unitMessages] of ordered) output.push(...unitMessages);
-  return { messages: output, truncated };
+  for (const [start, unitMessages] of ordered) {
+    output.push(...unitMessages);
+    ranges.push({ start, end: start + unitMessages.length });
+  }
+  return { messages: output, truncated, tokens: options.limit - left, ranges };
 }

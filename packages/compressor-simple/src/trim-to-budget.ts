@@ -1,6 +1,5 @@
 import {
   type ContextCompressor,
-  countTokens,
   defineCompressor,
   type MessageUnit,
   optionChecker,
@@ -34,7 +33,9 @@ export interface TrimToBudgetOptions {
  * unit is always kept: if it alone is larger than what is left, its longest pieces are cut (head
  * and tail around a marker) until it fits, or to their markers if nothing fits. Cost: one pass
  * adding up cached counts, plus grouping only the newest units it keeps; cutting the newest unit
- * takes a bounded number of recounts of that unit.
+ * takes a bounded number of recounts of that unit. Messages are counted from the newest back only
+ * as far as the budget reaches (plus the unit that does not fit, and the system, pinned and first
+ * user units): older ones are dropped uncounted (the report's `uncountedMessages`).
  *
  * @param options - whether to keep the first user message, and the truncation marker
  * @returns the compressor, named `trim-to-budget`
@@ -48,17 +49,36 @@ export function trimToBudget(options: TrimToBudgetOptions = {}): ContextCompress
   const marker = check.function('marker', options.marker, defaultTruncationMarker);
   return defineCompressor({
     name: 'trim-to-budget',
-    transform: ({ messages, limit, tokens, context }) => {
+    transform: (input) => {
+      // Not destructured whole: `tokens` would count every message, `newestCounted` is read later.
+      const { messages, limit, countUpTo, countRange, context } = input;
+      const tokens = countUpTo(limit);
+      if (tokens <= limit) return { messages: [...messages], tokens };
       const scan = scanHistory(messages);
-      if (tokens <= limit) return { messages: [...messages], tokens: tokens };
-      const selection = selectUnits(messages, scan, createUnitCursor(messages), {
-        limit,
-        cost: (unit: MessageUnit) => countTokens(unit.messages, context.counter),
-        firstUser: keepFirstUser ? 'if-fits' : 'no',
-        fitNewest: (unit, left) => fitUnit(unit.messages, left, context, marker),
-      });
+      const cost = (unit: MessageUnit) => countRange(unit.start, unit.end);
+      const selection = selectUnits(
+        messages,
+        scan,
+        createUnitCursor(
+          messages,
+          // The walk reaches about as far as the budget did: grouped in one chunk, mostly.
+          input.newestCounted + 16,
+          scan.firstCall,
+        ),
+        {
+          limit,
+          cost,
+          firstUser: keepFirstUser ? 'if-fits' : 'no',
+          fitNewest: (unit, left) => {
+            cost(unit);
+            return fitUnit(unit.messages, left, context, marker);
+          },
+        },
+      );
+      // Every kept unit was paid for at its count (the newest at what is left of it).
       return {
         messages: selection.messages,
+        tokens: selection.tokens,
         truncated: selection.truncated,
         dropped: messages.length - selection.messages.length,
       };

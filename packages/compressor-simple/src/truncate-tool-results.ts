@@ -87,21 +87,24 @@ export function truncateToolResults(options: TruncateToolResultsOptions = {}): C
   return defineCompressor({
     name: 'truncate-tool-results',
     guarantees: RESHAPING,
-    transform: ({ messages, context }) => {
+    transform: (input) => {
+      const { messages, context } = input;
       let truncated = 0;
+      let saved = 0;
       const output = messages.map((message) => {
         if (!editsToolOutputs(message)) return message;
         const content = mapContent(message.content, cutResult);
         if (content === message.content) return message;
         const copy = withContent(message, content, context.counter);
-        if (
-          countMessageTokens(copy, context.counter) >= countMessageTokens(message, context.counter)
-        )
-          return message;
+        const before = countMessageTokens(message, context.counter);
+        const after = countMessageTokens(copy, context.counter);
+        if (after >= before) return message;
         truncated += 1;
+        saved += before - after;
         return copy;
       });
-      return { messages: output, truncated };
+      // The input is counted for the report anyway: the output's tokens follow from it.
+      return { messages: output, tokens: input.tokens - saved, truncated };
     },
   });
 }

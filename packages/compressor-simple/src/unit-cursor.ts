@@ -17,15 +17,24 @@ export interface UnitCursor {
  * the start at worst), so a malformed history is grouped whole rather than split wrong. Before
  * the first tool call or approval request every message is a unit of its own. Cost: proportional
  * to the part of the history walked, not to its length.
+ *
+ * @param messages - the history, oldest first
+ * @param firstChunk - messages grouped first from the newest end
+ * @param firstCall - index of the first message holding a tool call or an approval request, when
+ *   known (see `scanHistory`); found on first need otherwise
  */
-export function createUnitCursor(messages: readonly Message[], firstChunk = 64): UnitCursor {
+export function createUnitCursor(
+  messages: readonly Message[],
+  firstChunk = 64,
+  firstCall?: number,
+): UnitCursor {
   const total = messages.length;
   /** Results and approvals seen walking back whose partners are not reached yet. */
   const awaited = new Set<string>();
   /** Boundaries found so far, from the end down; every boundary at or above `walked` is here. */
   const boundaries: number[] = [total];
   let walked = total;
-  let firstCall: number | undefined;
+  let knownFirstCall = firstCall;
 
   /** The largest boundary at or below `target`, walking further back if needed. */
   const boundaryAtOrBelow = (target: number): number => {
@@ -58,9 +67,9 @@ export function createUnitCursor(messages: readonly Message[], firstChunk = 64):
       }
     },
     unitAt(index: number): MessageUnit {
-      firstCall ??= firstToolCall(messages);
+      knownFirstCall ??= firstToolCall(messages);
       // No call or request before the first one, so no unit spans two messages there.
-      if (index < firstCall) return unitsBetween(index, index + 1)[0] as MessageUnit;
+      if (index < knownFirstCall) return unitsBetween(index, index + 1)[0] as MessageUnit;
       const start = boundaryAtOrBelow(index);
       const end = boundaries[lastAtOrBelow(boundaries, start) - 1] as number;
       return unitsBetween(start, end).find((unit) => unit.end > index) as MessageUnit;

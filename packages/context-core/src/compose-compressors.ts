@@ -28,20 +28,22 @@ export function composeCompressors(...compressors: ContextCompressor[]): Context
     guarantees: composedGuarantees(stages),
     async compress(messages, budget, context): Promise<CompressResult> {
       const limit = budgetLimit(budget);
-      let current: Message[] = [...messages];
+      // Each stage gets the previous one's output; the first gets the input itself, uncopied.
+      let current: Message[] | undefined;
       const steps: CompressionStep[] = [];
       const trace: StageTrace[] = [];
       for (const stage of stages) {
         throwIfAborted(context.signal, stage.name);
-        const result = await stage.compress(current, budget, context);
+        const result = await stage.compress(current ?? messages, budget, context);
         steps.push(...result.report.steps);
         trace.push(...(result.trace ?? [{ name: stage.name, output: result.messages }]));
         current = result.messages;
       }
       const tokens = steps.length === 0 ? countTokens(messages, context.counter) : 0;
+      const output = current ?? [...messages];
       return {
-        messages: current,
-        report: compressionReport(messages, current, limit, steps, tokens),
+        messages: output,
+        report: compressionReport(messages, output, limit, steps, tokens),
         trace,
       };
     },

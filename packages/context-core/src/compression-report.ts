@@ -17,6 +17,8 @@ export interface StageFacts {
   dropped?: number;
   /** Messages folded into a summary. */
   summarized?: number;
+  /** Input messages dropped without being counted; not in `tokensBefore`. */
+  uncounted?: number;
 }
 
 /**
@@ -34,13 +36,17 @@ export function compressionStep(facts: StageFacts): CompressionStep {
     masked: facts.masked ?? 0,
     dropped: facts.dropped ?? 0,
     summarized: facts.summarized ?? 0,
+    ...(facts.uncounted ? { uncounted: facts.uncounted } : {}),
   };
 }
 
 /**
  * The report of a compression from `input` to `output` under `limit`: counts from the messages,
  * tokens from the first step's start and the last step's end (or `tokens` when there is no
- * step). Every compressor builds its report here, so the report's rules live in one place.
+ * step). Every compressor builds its report here, so the report's rules live in one place. Only
+ * the first step keeps messages it dropped uncounted (the report's `uncountedMessages`): a later
+ * step's input is the previous step's output, counted whole, so its `tokensBefore` is that
+ * step's `tokensAfter`.
  *
  * @param input - the messages the compression was given
  * @param output - the messages it returned
@@ -56,14 +62,21 @@ export function compressionReport(
   steps: readonly CompressionStep[],
   tokens = 0,
 ): CompressionReport {
-  const first = steps[0];
-  const last = steps.at(-1);
+  const chained = steps.map((step, index) => {
+    const previous = steps[index - 1];
+    if (previous === undefined || step.uncounted === undefined) return step;
+    const { uncounted: _counted, ...rest } = step;
+    return { ...rest, tokensBefore: previous.tokensAfter };
+  });
+  const first = chained[0];
+  const last = chained.at(-1);
   return {
     originalCount: input.length,
     compressedCount: output.length,
     originalTokens: first ? first.tokensBefore : tokens,
+    ...(first?.uncounted ? { uncountedMessages: first.uncounted } : {}),
     estimatedTokens: last ? last.tokensAfter : tokens,
     budgetTokens: limit,
-    steps: [...steps],
+    steps: chained,
   };
 }

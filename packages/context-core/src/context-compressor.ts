@@ -16,7 +16,10 @@ export interface CompressContext {
 export interface CompressionStep {
   /** The stage's compressor name. */
   name: string;
-  /** Tokens before the stage. */
+  /**
+   * Tokens before the stage: of all its input, or, when `uncounted` is set, of its input but the
+   * `uncounted` messages it dropped without counting them.
+   */
   tokensBefore: number;
   /** Tokens after the stage. */
   tokensAfter: number;
@@ -28,6 +31,14 @@ export interface CompressionStep {
   dropped: number;
   /** Messages folded into a summary. */
   summarized: number;
+  /**
+   * Messages of the input dropped without being counted (they could not be kept, so counting
+   * them would have been waste); they are not in `tokensBefore`. Only a first stage has any: a
+   * later stage's input is the previous stage's output, counted whole.
+   *
+   * @default absent: every input message was counted
+   */
+  uncounted?: number;
 }
 
 /** What a whole compression did. */
@@ -36,8 +47,19 @@ export interface CompressionReport {
   originalCount: number;
   /** Messages in the output. */
   compressedCount: number;
-  /** Tokens of the input. */
+  /**
+   * Tokens of the input: of all of it, or, when `uncountedMessages` is set, of all of it but the
+   * messages dropped without being counted.
+   */
   originalTokens: number;
+  /**
+   * Input messages dropped without being counted: what a compressor that reads a long history
+   * from its newest end leaves unread (see `StageInput.countUpTo`). `cachedTokenCount`-style
+   * checks (`hasValidTokenCount`) tell which messages were counted.
+   *
+   * @default absent: every input message was counted
+   */
+  uncountedMessages?: number;
   /** Tokens of the output, by the context's counter. */
   estimatedTokens: number;
   /** Tokens the output had to fit: `maxTokens - reserveTokens`. */

@@ -1,3 +1,4 @@
+import { contentKey, countForContent, rememberContentCount } from './content-count-cache.js';
 import { InvalidOptionError } from './error-families.js';
 import { estimateMediaTokens } from './estimate-media-tokens.js';
 import type { FilePart, ImagePart, Message, Part, ToolResultOutput } from './message.js';
@@ -32,7 +33,9 @@ export function hasValidTokenCount(message: Message, counter: TokenCounter): boo
  * (by the counter's `countMedia`, else `estimateMediaTokens`), tool call ids and names, the JSON
  * of tool-call inputs, tool outputs (JSON as its text), approvals, the JSON of opaque parts, plus
  * a fixed per-message overhead. `providerOptions` are not counted. Counted once per message object and counter while
- * its content stays the same; the message's own `tokens` field is never trusted.
+ * its content stays the same, and once per content and counter among the last 100,000 contents
+ * counted (a rebuilt object with the same content costs a hash; see `content-count-cache.ts`);
+ * the message's own `tokens` field is never trusted.
  *
  * @param message - the message
  * @param counter - the counter to count with
@@ -43,8 +46,12 @@ export function hasValidTokenCount(message: Message, counter: TokenCounter): boo
 export function countMessageTokens(message: Message, counter: TokenCounter): number {
   const cached = cachedTokenCount(message, counter.name);
   if (cached !== undefined) return cached;
-  const tokens = countContentTokens(message, counter);
+  // A new object whose content was counted before (rebuilt by a framework) costs a hash.
+  const key = contentKey(message.content, counter.name);
+  const known = key === undefined ? undefined : countForContent(key);
+  const tokens = known ?? countContentTokens(message, counter);
   rememberTokenCount(message, counter.name, tokens);
+  if (key !== undefined && known === undefined) rememberContentCount(key, tokens);
   return tokens;
 }
 

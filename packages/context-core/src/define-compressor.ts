@@ -7,6 +7,7 @@ import type {
   ContextCompressor,
 } from './context-compressor.js';
 import { countTokens } from './count-tokens.js';
+import { createInputTally } from './input-tally.js';
 import type { Message } from './message.js';
 import { budgetLimit, type TokenBudget } from './token-budget.js';
 
@@ -18,8 +19,36 @@ export interface StageInput {
   budget: TokenBudget;
   /** Tokens the output must fit: `maxTokens - reserveTokens`. */
   limit: number;
-  /** Tokens of `messages` by `context.counter`. */
-  tokens: number;
+  /**
+   * Tokens of `messages` by `context.counter`, all of them counted on first read. A transform that
+   * may drop old messages without reading them asks {@link StageInput.countUpTo} instead.
+   */
+  readonly tokens: number;
+  /**
+   * Tokens of `messages` counted from the newest back, stopping as soon as more than `cap` are
+   * counted: the total when it is at most `cap`, some number over `cap` otherwise. With it (or
+   * {@link StageInput.countRange}) the stage counts lazily: its report's `tokensBefore` covers
+   * only the messages counted, and `uncounted` says how many were not. Such a transform must count
+   * (with either method) every input message it keeps or makes a message from.
+   *
+   * @param cap - tokens past which counting stops
+   * @returns the total, or a partial sum over `cap`
+   */
+  countUpTo(cap: number): number;
+  /**
+   * Tokens of the messages at indexes `start` (included) to `end` (excluded), each counted at most
+   * once per stage; see {@link StageInput.countUpTo} for what it means for the report.
+   *
+   * @param start - first index
+   * @param end - index after the last
+   * @returns their tokens
+   */
+  countRange(start: number, end: number): number;
+  /**
+   * How many of the newest messages are counted so far: after `countUpTo(cap)` found more than
+   * `cap` tokens, how far back from the newest end a walk within `cap` can reach.
+   */
+  readonly newestCounted: number;
   /** The compression context. */
   context: CompressContext;
 }
@@ -63,7 +92,9 @@ export interface DefineCompressorOptions {
 /**
  * Builds a single-stage {@link ContextCompressor} from a transform: it validates the budget,
  * honours the abort signal, counts tokens before and after (reusing the library's cached counts)
- * and writes a true one-step report. Every strategy of ctxkit is built with it, and so can yours.
+ * and writes a true one-step report. The input is counted whole unless the transform counts it
+ * lazily (see {@link StageInput.countUpTo}); then messages it drops without counting are reported
+ * as `uncounted` rather than counted for the report alone. Every strategy of ctxkit is built with it, and so can yours.
  *
  * @param options - the name, the guarantees and the transform
  * @returns a frozen compressor
@@ -80,10 +111,25 @@ export function defineCompressor(options: DefineCompressorOptions): ContextCompr
     ): Promise<CompressResult> {
       const limit = budgetLimit(budget);
       throwIfAborted(context.signal, name);
-      const tokensBefore = countTokens(messages, context.counter);
-      const output = await transform({ messages, budget, limit, tokens: tokensBefore, context });
+      const tally = createInputTally(messages, context.counter);
+      const output = await transform({
+        messages,
+        budget,
+        limit,
+        get tokens() {
+          return tally.total();
+        },
+        countUpTo: (cap) => tally.upTo(cap),
+        countRange: (start, end) => tally.range(start, end),
+        get newestCounted() {
+          return tally.newestCounted;
+        },
+        context,
+      });
+      if (!tally.lazy) tally.total();
+      const { tokens: tokensBefore, uncounted } = tally.counted();
       const tokensAfter = output.tokens ?? countTokens(output.messages, context.counter);
-      const step = compressionStep({ ...output, name, tokensBefore, tokensAfter });
+      const step = compressionStep({ ...output, name, tokensBefore, tokensAfter, uncounted });
       return {
         messages: output.messages,
         report: compressionReport(messages, output.messages, limit, [step]),

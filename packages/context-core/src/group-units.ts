@@ -53,25 +53,25 @@ function earliestPartners(messages: readonly Message[]): number[] {
   return messages.map((message, index) => {
     if (typeof message.content === 'string') return index;
     let earliest = index;
-    const reach = (partner: number | undefined) => {
-      if (partner !== undefined && partner < earliest) earliest = partner;
-    };
     for (const part of message.content) {
+      // The partner this part must stay with, if it has one in the list.
+      let partner: number | undefined;
       switch (part.type) {
         case 'tool-call':
           callIndex.set(part.toolCallId, index);
           break;
         case 'tool-result':
-          reach(callIndex.get(part.toolCallId));
+          partner = callIndex.get(part.toolCallId);
           break;
         case 'tool-approval-request':
           approvalIndex.set(part.approvalId, index);
-          reach(callIndex.get(part.toolCallId));
+          partner = callIndex.get(part.toolCallId);
           break;
         case 'tool-approval-response':
-          reach(approvalIndex.get(part.approvalId));
+          partner = approvalIndex.get(part.approvalId);
           break;
       }
+      if (partner !== undefined && partner < earliest) earliest = partner;
     }
     return earliest;
   });

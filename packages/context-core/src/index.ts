@@ -189,4 +189,8 @@ export {
 } from './tool-output-scope.js';
 export type { StoredToolOutput, ToolOutputMeta, ToolOutputStore } from './tool-output-store.js';
 export { UnknownModelError, type UnknownModelErrorOptions } from './unknown-model-error.js';
-export { type ValidateMessagesOptions, validateMessages } from './validate-messages.js';
+export {
+  createMessageValidator,
+  type ValidateMessagesOptions,
+  validateMessages,
+} from './validate-messages.js';

@@ -13,6 +13,13 @@ import type { Message } from './message.js';
  * read (getters, proxies) are not data, and are not supported. The pipeline's last check counts
  * the prompt without this cache (see `countTokensUncached`), so no stale entry can send a prompt
  * over its budget.
+ *
+ * Behind it sits a second level, by content (`content-count-cache.ts`): a bounded LRU of counts
+ * (100,000 entries) keyed by the counter's name and a 64-bit hash and length of the content, so
+ * that a new object with the content of one counted before (frameworks that rebuild their
+ * messages at every step) costs a hash rather than a tokenization. `countMessageTokens` reads
+ * both; {@link cachedTokenCount} reads this level alone, so it answers cheaply whether a message
+ * object was counted.
  */
 const entries = new WeakMap<Message, CountEntry>();
 

@@ -66,16 +66,46 @@ export function validateMessages(messages: unknown, options: ValidateMessagesOpt
       message: `Expected an array of messages, got ${describe(messages)}.`,
     });
   }
-  const pairs: PairState = {
-    calls: new Set(options.knownToolCallIds ?? []),
-    answered: new Set(options.answeredToolCallIds ?? []),
-    approvals: new Set(options.knownApprovalIds ?? []),
-    approved: new Set(options.answeredApprovalIds ?? []),
+  validateFrom(messages, 0, initialPairs(options), source);
+}
+
+/**
+ * A {@link validateMessages} for a history passed again and again as it grows, as an agent passes
+ * its messages at every step: a new array holding the same objects plus new ones. It remembers
+ * the last array it accepted; a call whose array begins with those same objects (compared by
+ * identity, reading the array alone) validates only the messages after them, from where the last
+ * call left the tool calls and approvals. Any other array is validated whole. So a message object
+ * is validated once while its array grows: change a message by passing a new object, never by
+ * editing one already validated in place. Errors are those of `validateMessages`, with the index
+ * in the whole array.
+ *
+ * @param options - as for `validateMessages`, for every call
+ * @returns the validating function
+ */
+export function createMessageValidator(
+  options: ValidateMessagesOptions = {},
+): (messages: unknown) => void {
+  /** The objects of the last array accepted, and the tool calls and approvals after them. */
+  let last: { messages: unknown[]; pairs: PairState } | undefined;
+  return (messages) => {
+    const state = last;
+    // Until this call succeeds, nothing is remembered: a failure leaves no half-updated state.
+    last = undefined;
+    // Not an array: the error of `validateMessages`.
+    if (!Array.isArray(messages)) return validateMessages(messages, options);
+    const known = state?.messages ?? [];
+    let same = 0;
+    const shorter = Math.min(known.length, messages.length);
+    while (same < shorter && known[same] === messages[same]) same += 1;
+    if (state === undefined || same < known.length) {
+      const pairs = validateFrom(messages, 0, initialPairs(options), options.source);
+      last = { messages: [...messages], pairs };
+      return;
+    }
+    validateFrom(messages, same, state.pairs, options.source);
+    for (let index = same; index < messages.length; index += 1) known.push(messages[index]);
+    last = state;
   };
-  // Index by index, not forEach: a hole in the array is a missing message, not one to skip.
-  for (let index = 0; index < messages.length; index += 1) {
-    validateMessage(messages[index], index, pairs, source);
-  }
 }
 
 // --- internal helpers ---
@@ -85,6 +115,32 @@ interface PairState {
   answered: Set<string>;
   approvals: Set<string>;
   approved: Set<string>;
+}
+
+function initialPairs(options: ValidateMessagesOptions): PairState {
+  return {
+    calls: new Set(options.knownToolCallIds ?? []),
+    answered: new Set(options.answeredToolCallIds ?? []),
+    approvals: new Set(options.knownApprovalIds ?? []),
+    approved: new Set(options.answeredApprovalIds ?? []),
+  };
+}
+
+/**
+ * Validates `messages` from index `start` on, given the tool calls and approvals before it;
+ * returns them as they are after the last message.
+ */
+function validateFrom(
+  messages: readonly unknown[],
+  start: number,
+  pairs: PairState,
+  source?: string,
+): PairState {
+  // Index by index, not forEach: a hole in the array is a missing message, not one to skip.
+  for (let index = start; index < messages.length; index += 1) {
+    validateMessage(messages[index], index, pairs, source);
+  }
+  return pairs;
 }
 
 /** Throws the error for a problem at `field` of part `part` (if any) of message `index`. */

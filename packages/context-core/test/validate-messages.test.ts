@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ContextError, validateMessages } from '../src/index.js';
+import { ContextError, createMessageValidator, validateMessages } from '../src/index.js';
 import { arbitraryHistory, fuzzParameters } from '../src/testing/index.js';
 import { call, result, user } from './helpers.js';
 
@@ -183,5 +183,67 @@ describe('validateMessages', () => {
     expect(() =>
       validateMessages([call('emoji-\u{1F600}'), result('emoji-\u{1F600}')]),
     ).not.toThrow();
+  });
+});
+
+describe('createMessageValidator', () => {
+  /** The error `validate` throws for `messages`, or undefined when it accepts them. */
+  const outcome = (validate: (messages: unknown) => void, messages: unknown) => {
+    try {
+      validate(messages);
+      return undefined;
+    } catch (error) {
+      if (ContextError.isInstance(error)) return error.message;
+      throw error;
+    }
+  };
+
+  it('accepts and refuses what validateMessages does, step after step of a growing history', () => {
+    fc.assert(
+      fc.property(
+        arbitraryHistory({ minTurns: 1 }),
+        fc.array(
+          fc.record({
+            length: fc.nat(),
+            broken: fc.constantFrom('none', 'role', 'second result', 'copy'),
+          }),
+          { minLength: 1, maxLength: 10 },
+        ),
+        (history, steps) => {
+          const validate = createMessageValidator();
+          for (const step of steps) {
+            const messages: unknown[] = history.slice(0, step.length % (history.length + 1));
+            if (step.broken === 'role') messages.push({ role: 'robot', content: 'hi' });
+            if (step.broken === 'copy')
+              messages.push(...messages.map((m) => ({ ...(m as object) })));
+            if (step.broken === 'second result') {
+              const answer = messages.find((m) => (m as { role: string }).role === 'tool') as
+                | object
+                | undefined;
+              if (answer !== undefined) messages.push({ ...answer });
+            }
+            expect(outcome(validate, messages)).toBe(outcome(validateMessages, messages));
+          }
+        },
+      ),
+      fuzzParameters(200),
+    );
+  });
+
+  it('validates only what was added since the last array it accepted', () => {
+    const validate = createMessageValidator();
+    const history = [user('hi'), call('c1'), result('c1', 'done')];
+    validate(history);
+    // An edit in place of a message already accepted is not read again (documented): proof that
+    // only the new messages are.
+    (history[0] as { role: string }).role = 'robot';
+    expect(() => validate([...history, user('next')])).not.toThrow();
+    // Another array from the start is validated whole.
+    expect(outcome(validate, [{ ...history[0] }, user('next')])).toMatch(/unknown role/);
+    // A refused array is not remembered: the same tool result again is still refused.
+    const again = [user('hi'), call('c2'), result('c2', 'ok')];
+    validate(again);
+    expect(outcome(validate, [...again, result('c2', 'ok')])).toMatch(/message 3/);
+    expect(outcome(validate, [...again, result('c2', 'ok')])).toMatch(/message 3/);
   });
 });

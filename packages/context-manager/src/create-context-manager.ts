@@ -4,6 +4,7 @@ import {
   type ContextCompressor,
   type ContextManager,
   countTokens,
+  createMessageValidator,
   defaultReserveTokens,
   type EventSink,
   type FitOptions,
@@ -92,7 +93,9 @@ export interface ContextManagerOptions {
  * store needed. Every fit counts the system prompt and the tool definitions against the budget,
  * runs the compressor on what they leave, checks the result fits, and reports what became of each
  * input message. Counts are cached (see `countMessageTokens`), so a step that adds one message to
- * an array fitted before counts that message only.
+ * an array fitted before counts that message only; it validates that message only, too, when the
+ * array begins with the objects of the last one fitted (see `createMessageValidator`: edit a
+ * message by passing a new object, not in place).
  *
  * @param options - the model, the budget, the compressor, the counter, the event sink, the logger
  * @returns the manager, frozen
@@ -139,6 +142,8 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     1,
   );
   const logger = check.methods<Logger>('logger', options.logger, silentLogger, ['debug']);
+  // An agent passes its history again at every step: only the new messages are validated.
+  const validateInput = createMessageValidator({ source: SOURCE });
   const toolTokens = new WeakMap<readonly ToolDeclaration[], number>();
   const countTools = (tools: readonly ToolDeclaration[]): number => {
     const known = toolTokens.get(tools);
@@ -164,7 +169,7 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
       }
       const limit = fitLimit(fitOptions.maxTokens, maxTokens);
       const system = systemMessages(fitOptions.system);
-      validateMessages(messages, { source: SOURCE });
+      validateInput(messages);
       const systemTokens = countTokens(system, counter);
       const tools = fitOptions.tools ?? [];
       const toolsTokens = tools.length === 0 ? 0 : countTools(tools);

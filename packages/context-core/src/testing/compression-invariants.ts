@@ -194,7 +194,12 @@ export const compressionInvariants = Object.freeze({
     return undefined;
   },
 
-  /** The report's counts are those of the input and output, and its steps chain up. */
+  /**
+   * The report's counts are those of the input and output, and its steps chain up. Input
+   * messages reported uncounted are messages the output dropped, and `originalTokens` is the
+   * input's tokens less theirs (checked as lying between the least and the most that many dropped
+   * messages can weigh); only the first step has any.
+   */
   reportTrue({
     input,
     output,
@@ -202,11 +207,13 @@ export const compressionInvariants = Object.freeze({
     inputTokens,
     outputTokens,
     limit,
+    counter,
   }: MeasuredCompressionCase): string | undefined {
+    const uncounted = report.uncountedMessages ?? 0;
     const expected: Partial<CompressionReport> = {
       originalCount: input.length,
       compressedCount: output.length,
-      originalTokens: inputTokens,
+      ...(uncounted === 0 ? { originalTokens: inputTokens } : {}),
       estimatedTokens: outputTokens,
       budgetTokens: limit,
     };
@@ -214,6 +221,8 @@ export const compressionInvariants = Object.freeze({
       const actual = report[key as keyof CompressionReport];
       if (actual !== value) return `report ${key} is ${String(actual)}, expected ${String(value)}`;
     }
+    const uncountedProblem = uncountedTokensProblem(report, input, output, inputTokens, counter);
+    if (uncountedProblem !== undefined) return uncountedProblem;
     if (report.steps.length === 0) return 'report has no steps';
     let tokens = report.originalTokens;
     for (const step of report.steps) {
@@ -257,6 +266,42 @@ export function mandatoryTokens(messages: readonly Message[], counter: TokenCoun
 }
 
 // --- internal helpers ---
+
+/**
+ * What is wrong with the report's uncounted messages, if anything: they must be among the input
+ * messages the output does not hold, be reported by the first step alone, and weigh what
+ * `originalTokens` leaves out of the input's tokens.
+ */
+function uncountedTokensProblem(
+  report: CompressionReport,
+  input: readonly Message[],
+  output: readonly Message[],
+  inputTokens: number,
+  counter: TokenCounter,
+): string | undefined {
+  const uncounted = report.uncountedMessages ?? 0;
+  if (!Number.isInteger(uncounted) || uncounted < 0)
+    return `report uncountedMessages is ${uncounted}`;
+  if ((report.steps[0]?.uncounted ?? 0) !== uncounted)
+    return `the first step has ${report.steps[0]?.uncounted ?? 0} uncounted, the report ${uncounted}`;
+  const later = report.steps.slice(1).find((step) => step.uncounted !== undefined);
+  if (later !== undefined) return `step ${later.name}, not the first, has uncounted messages`;
+  if (uncounted === 0) return undefined;
+  const kept = new Set(output);
+  const gone = input
+    .filter((message) => !kept.has(message))
+    .map((message) => countMessageTokens(message, counter))
+    .sort((a, b) => a - b);
+  if (uncounted > gone.length)
+    return `report has ${uncounted} uncounted messages, but only ${gone.length} were dropped`;
+  const left = inputTokens - report.originalTokens;
+  const least = gone.slice(0, uncounted).reduce((sum, tokens) => sum + tokens, 0);
+  const most = gone.slice(-uncounted).reduce((sum, tokens) => sum + tokens, 0);
+  if (left < least || left > most) {
+    return `report leaves ${left} tokens of ${uncounted} uncounted messages out, but they weigh ${least} to ${most}`;
+  }
+  return undefined;
+}
 
 /** Why `part` is neither one of `before` nor a documented replacement of one, if it is not. */
 function partProblem(part: Part, before: readonly Part[]): string | undefined {

@@ -1,0 +1,147 @@
+import { contextGuard, trimToBudget } from '@ctxkit/compressor-simple';
+import {
+  type ContextCompressor,
+  countMessageTokens,
+  countTokens,
+  type Message,
+  type Part,
+  type TokenCounter,
+} from '@ctxkit/context-core';
+import { createContextManager } from '@ctxkit/context-manager';
+import { createTiktokenCounter } from '@ctxkit/token-counters';
+import { agentHistory } from './history-counting.js';
+import { type Measurement, measure, printTable } from './measure.js';
+
+/** The budget of every run: 120,000 tokens for the messages. */
+const BUDGET = Object.freeze({ maxTokens: 120_000 });
+
+/**
+ * What one agent step costs against what it must cost. For 10,000- and 100,000-message tool-calling
+ * histories (a system message, then about 2 KB per message) fitted to 120,000 tokens with the o200k
+ * counter, it times the floor (walking from the newest message back over its count until the budget
+ * is full, and no further) and `trimToBudget` and `contextGuard`, each warm (a new array of the same
+ * message objects, counted before, as an agent step passes) and cold (fresh message objects whose
+ * content was never counted), plus `trimToBudget` on rebuilt objects (fresh objects, content counted
+ * before: what frameworks that rebuild messages every step pass), and `manager.fit` (its defaults:
+ * contextGuard, same budget) warm and cold. Ratios are to the floor of the same kind, measured in
+ * the same process.
+ */
+export async function benchFitFloor(): Promise<void> {
+  const counter = createTiktokenCounter('o200k_base');
+  counter.count('warm up');
+  const contenders: [string, ContextCompressor][] = [
+    ['trimToBudget', trimToBudget()],
+    ['contextGuard', contextGuard()],
+  ];
+  const rows: Record<string, string | number>[] = [];
+  let run = 0;
+  for (const size of [10_000, 100_000]) {
+    const history: Message[] = [
+      { role: 'system', content: 'You are an operations agent. Read logs, find causes, fix them.' },
+      ...agentHistory(size - 1),
+    ];
+    // Warm: every message counted once, as a store counts at append.
+    countTokens(history, counter);
+    const cold = size >= 100_000 ? { minRuns: 1, minTime: 0 } : { minRuns: 3, minTime: 0 };
+    const warm = { minRuns: 20, minTime: 300 };
+    const fresh = () => {
+      run += 1;
+      return history.map((message) => freshContent(message, run));
+    };
+    const sameObjects = () => [...history];
+    const floorWarm = await measure((messages: Message[]) => floor(messages, counter), {
+      ...warm,
+      prepare: sameObjects,
+    });
+    const floorCold = await measure((messages: Message[]) => floor(messages, counter), {
+      ...cold,
+      prepare: fresh,
+    });
+    rows.push(row(size, 'floor', 'warm', floorWarm, floorWarm));
+    rows.push(row(size, 'floor', 'cold', floorCold, floorCold));
+    // The manager with its defaults (contextGuard) and the same budget, as an agent calls it.
+    const manager = createContextManager({ maxTokens: BUDGET.maxTokens, counter });
+    const fit = (messages: Message[]) => manager.fit(messages);
+    const steps: [string, (messages: Message[]) => Promise<unknown>][] = [
+      ...contenders.map(
+        ([name, compressor]): [string, (messages: Message[]) => Promise<unknown>] => [
+          name,
+          (messages) => compressor.compress(messages, BUDGET, { counter }),
+        ],
+      ),
+      ['manager.fit', fit],
+    ];
+    for (const [name, compress] of steps) {
+      rows.push(
+        row(
+          size,
+          name,
+          'warm',
+          await measure(compress, { ...warm, prepare: sameObjects }),
+          floorWarm,
+        ),
+      );
+      rows.push(
+        row(size, name, 'cold', await measure(compress, { ...cold, prepare: fresh }), floorCold),
+      );
+    }
+    const rebuiltObjects = () => history.map((message) => ({ ...message }));
+    const floorRebuilt = await measure((messages: Message[]) => floor(messages, counter), {
+      ...warm,
+      prepare: rebuiltObjects,
+    });
+    const rebuilt = await measure(
+      (messages: Message[]) => contenders[0]?.[1].compress(messages, BUDGET, { counter }),
+      { ...warm, prepare: rebuiltObjects },
+    );
+    rows.push(row(size, 'floor', 'rebuilt', floorRebuilt, floorRebuilt));
+    rows.push(row(size, 'trimToBudget', 'rebuilt', rebuilt, floorRebuilt));
+  }
+  printTable(
+    'One agent step: compressing a tool-calling history to 120,000 tokens (o200k), against the floor',
+    rows,
+  );
+}
+
+/**
+ * The least any fit must do: the newest messages' counts, from the newest back, until the budget
+ * is full.
+ */
+function floor(messages: readonly Message[], counter: TokenCounter): number {
+  let tokens = 0;
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    tokens += countMessageTokens(messages[index] as Message, counter);
+    if (tokens > BUDGET.maxTokens) return index;
+  }
+  return 0;
+}
+
+function row(
+  size: number,
+  contender: string,
+  kind: string,
+  timing: Measurement,
+  floorTiming: Measurement,
+): Record<string, string | number> {
+  return {
+    messages: size,
+    contender,
+    kind,
+    'median (ms)': timing.median.toFixed(3),
+    runs: timing.runs,
+    'x floor': (timing.median / floorTiming.median).toFixed(2),
+  };
+}
+
+/** A new object for `message` whose texts start with a mark of the run, so no cache knows it. */
+function freshContent(message: Message, run: number): Message {
+  const mark = `r${run} `;
+  if (typeof message.content === 'string') return { ...message, content: mark + message.content };
+  const content = message.content.map((part): Part => {
+    if (part.type === 'text') return { ...part, text: mark + part.text };
+    if (part.type === 'tool-result' && typeof part.output === 'string')
+      return { ...part, output: mark + part.output };
+    return part;
+  });
+  return { ...message, content };
+}
