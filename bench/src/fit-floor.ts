@@ -9,6 +9,7 @@ import {
 } from '@ctxkit/context-core';
 import { createContextManager } from '@ctxkit/context-manager';
 import { createTiktokenCounter } from '@ctxkit/token-counters';
+import { freshContent } from './fresh-content.js';
 import { agentHistory } from './history-counting.js';
 import { type Measurement, measure, printTable } from './measure.js';
 
@@ -131,17 +132,4 @@ function row(
     runs: timing.runs,
     'x floor': (timing.median / floorTiming.median).toFixed(2),
   };
-}
-
-/** A new object for `message` whose texts start with a mark of the run, so no cache knows it. */
-function freshContent(message: Message, run: number): Message {
-  const mark = `r${run} `;
-  if (typeof message.content === 'string') return { ...message, content: mark + message.content };
-  const content = message.content.map((part): Part => {
-    if (part.type === 'text') return { ...part, text: mark + part.text };
-    if (part.type === 'tool-result' && typeof part.output === 'string')
-      return { ...part, output: mark + part.output };
-    return part;
-  });
-  return { ...message, content };
 }

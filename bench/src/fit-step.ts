@@ -8,6 +8,7 @@ import {
   ToolMessage,
   trimMessages,
 } from '@langchain/core/messages';
+import { freshContent } from './fresh-content.js';
 import { agentHistory } from './history-counting.js';
 import { measure, printTable } from './measure.js';
 
@@ -19,11 +20,11 @@ const SMALL = { user: 200, reply: 150, output: 600, answer: 250 };
 /**
  * One agent step with the manager: a 4,000-message array fitted to gpt-4o's prompt budget with
  * the defaults (contextGuard, tiktoken o200k), measured in one process as
- * - cold: message objects never seen, every count made afresh;
+ * - cold: messages whose contents no cache knows, every count made afresh;
  * - step: the array fitted at the previous step plus one new message (the same objects, as an
  *   agent loop hands them over), so only the new message is counted;
  * - step, fresh objects: the same contents in new objects, as frameworks that rebuild messages
- *   every step hand them over (served by the content-hash cache, where there is one);
+ *   every step hand them over (served by the content-hash cache);
  * and LangChain's `trimMessages` on the same array with the same counter, which counts every step.
  */
 export async function benchFitStep(): Promise<void> {
@@ -37,10 +38,14 @@ export async function benchFitStep(): Promise<void> {
   });
   const fresh = (messages: readonly Message[]) => messages.map((message) => ({ ...message }));
 
+  let run = 0;
   const cold = await measure((messages: Message[]) => manager.fit(messages), {
     minRuns: 3,
     minTime: 0,
-    prepare: () => fresh(history),
+    prepare: () => {
+      run += 1;
+      return history.map((message) => freshContent(message, run));
+    },
   });
   await manager.fit(history);
   let step = 0;
