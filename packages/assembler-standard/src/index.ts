@@ -29,6 +29,7 @@ export {
 } from './create-standard-assembler.js';
 export { fromAnthropic } from './from-anthropic.js';
 export { fromOpenAIChat } from './from-openai-chat.js';
+export { fromOpenAIResponses } from './from-openai-responses.js';
 export type {
   OpenAIChatAssistantMessage,
   OpenAIChatAudioPart,
@@ -42,6 +43,21 @@ export type {
   OpenAIChatUserMessage,
   OpenAIChatUserPart,
 } from './openai-chat-message.js';
+export type {
+  OpenAIResponsesFunctionCall,
+  OpenAIResponsesFunctionCallOutput,
+  OpenAIResponsesInputContent,
+  OpenAIResponsesInputFile,
+  OpenAIResponsesInputImage,
+  OpenAIResponsesInputText,
+  OpenAIResponsesItem,
+  OpenAIResponsesMessage,
+  OpenAIResponsesOtherContent,
+  OpenAIResponsesOtherItem,
+  OpenAIResponsesOutputText,
+  OpenAIResponsesReasoning,
+  OpenAIResponsesSummaryText,
+} from './openai-responses-item.js';
 export type { MessageSource, PromptRepair, PromptRepairKind } from './prompt-repair.js';
 export { isRedactedThinking, type RedactedThinkingPart } from './redacted-thinking.js';
 export {
@@ -53,5 +69,6 @@ export {
 } from './repair-tool-pairs.js';
 export { toAnthropic } from './to-anthropic.js';
 export { type ToOpenAIChatOptions, toOpenAIChat } from './to-openai-chat.js';
+export { toOpenAIResponses } from './to-openai-responses.js';
 export { validateAnthropic } from './validate-anthropic.js';
 export { validateOpenAIChat } from './validate-openai-chat.js';

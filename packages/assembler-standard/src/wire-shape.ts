@@ -3,7 +3,7 @@ import { describeValue } from './describe-value.js';
 import { SOURCE } from './package-source.js';
 
 /** The wire formats this package reads and writes, as named in error messages. */
-export type WireFormat = 'OpenAI chat' | 'Anthropic';
+export type WireFormat = 'OpenAI chat' | 'Anthropic' | 'OpenAI Responses' | 'Gemini';
 
 /** Whether a wire check accepts only what ctxkit carries (`strict`) or any field the API knows. */
 export type ShapeMode = 'strict' | 'lenient';

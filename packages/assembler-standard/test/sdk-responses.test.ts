@@ -1,6 +1,11 @@
 import type { Message } from '@ctxkit/context-core';
 import { describe, expect, it } from 'vitest';
-import { fromAnthropic, fromOpenAIChat } from '../src/index.js';
+import {
+  fromAnthropic,
+  fromOpenAIChat,
+  fromOpenAIResponses,
+  toOpenAIResponses,
+} from '../src/index.js';
 import { readFixture } from './helpers.js';
 
 /**
@@ -75,5 +80,63 @@ describe('responses as the official SDKs return them', () => {
       ],
     };
     expect(() => fromAnthropic(request)).toThrow(/citations/);
+  });
+
+  it('fromOpenAIResponses reads a response output with encrypted reasoning, annotations: [] and logprobs: []', () => {
+    const response = readFixture('sdk-openai-response.json') as { output: unknown[] };
+    const messages = fromOpenAIResponses(response.output);
+    expect(messages).toEqual<Message[]>([
+      {
+        role: 'assistant',
+        content: [
+          {
+            type: 'reasoning',
+            text: '**Checking the forecast**\n\nThe user asked about Lisbon; the forecast tool answers that.',
+            itemId: 'rs_0a7c2e9f41b3d5680069a1b2c4a1f08196b7e2d3c4f5a6b7',
+            encryptedContent:
+              'gAAAAABpobLE7xQk2mZ9vT1sN0cR5wXyLk2pJ7hG4fD9aE6bC3uI8oQ1tS5vW0xY2zA4bB6cD8eF0gH2iJ4kL6mN8oP0qR==',
+          },
+          {
+            type: 'text',
+            text: 'I will look up the forecast for Lisbon first.',
+            providerOptions: {
+              openai: { itemId: 'msg_0a7c2e9f41b3d5680069a1b2c5b2e18196a8f3e4d5c6b7a8' },
+            },
+          },
+          {
+            ...forecastCall,
+            providerOptions: {
+              openai: { itemId: 'fc_0a7c2e9f41b3d5680069a1b2c6c3d28196b9a4f5e6d7c8b9' },
+            },
+          },
+        ],
+      },
+    ]);
+    // Written back, the items are the output less what carries nothing (status, empty arrays).
+    const [reasoning, message, call] = response.output as Record<string, unknown>[];
+    const { status: _messageStatus, ...messageItem } = message as Record<string, unknown>;
+    const { status: _callStatus, ...callItem } = call as Record<string, unknown>;
+    expect(toOpenAIResponses(messages)).toEqual([
+      reasoning,
+      {
+        ...messageItem,
+        content: [{ type: 'output_text', text: 'I will look up the forecast for Lisbon first.' }],
+      },
+      callItem,
+    ]);
+  });
+
+  it('fromOpenAIResponses reads encrypted_content: null as no encrypted content', () => {
+    const [part] = (fromOpenAIResponses([
+      {
+        id: 'rs_1',
+        type: 'reasoning',
+        summary: [],
+        encrypted_content: null,
+        content: null,
+        status: null,
+      },
+    ])[0]?.content ?? []) as unknown[];
+    expect(part).toEqual({ type: 'reasoning', text: '', itemId: 'rs_1' });
   });
 });
