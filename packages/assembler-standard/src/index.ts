@@ -28,8 +28,20 @@ export {
   type StandardAssemblerOptions,
 } from './create-standard-assembler.js';
 export { fromAnthropic } from './from-anthropic.js';
+export { fromGemini } from './from-gemini.js';
 export { fromOpenAIChat } from './from-openai-chat.js';
 export { fromOpenAIResponses } from './from-openai-responses.js';
+export type {
+  GeminiContent,
+  GeminiFileDataPart,
+  GeminiFunctionCallPart,
+  GeminiFunctionResponsePart,
+  GeminiInlineDataPart,
+  GeminiOtherPart,
+  GeminiPart,
+  GeminiRequest,
+  GeminiTextPart,
+} from './gemini-content.js';
 export type {
   OpenAIChatAssistantMessage,
   OpenAIChatAudioPart,
@@ -68,6 +80,7 @@ export {
   type ToolPairRepair,
 } from './repair-tool-pairs.js';
 export { toAnthropic } from './to-anthropic.js';
+export { toGemini } from './to-gemini.js';
 export { type ToOpenAIChatOptions, toOpenAIChat } from './to-openai-chat.js';
 export { toOpenAIResponses } from './to-openai-responses.js';
 export { validateAnthropic } from './validate-anthropic.js';

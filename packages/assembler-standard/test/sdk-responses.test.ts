@@ -2,8 +2,10 @@ import type { Message } from '@ctxkit/context-core';
 import { describe, expect, it } from 'vitest';
 import {
   fromAnthropic,
+  fromGemini,
   fromOpenAIChat,
   fromOpenAIResponses,
+  toGemini,
   toOpenAIResponses,
 } from '../src/index.js';
 import { readFixture } from './helpers.js';
@@ -138,5 +140,54 @@ describe('responses as the official SDKs return them', () => {
       },
     ])[0]?.content ?? []) as unknown[];
     expect(part).toEqual({ type: 'reasoning', text: '', itemId: 'rs_1' });
+  });
+
+  it('fromGemini reads candidates[0].content with a thought and a signed function call', () => {
+    const response = readFixture('sdk-gemini-response.json') as {
+      candidates: { content: unknown }[];
+    };
+    const content = (response.candidates[0] as { content: unknown }).content;
+    const messages = fromGemini({ contents: [content] });
+    expect(messages).toEqual<Message[]>([
+      {
+        role: 'assistant',
+        content: [
+          {
+            type: 'reasoning',
+            text: '**Checking the forecast**\n\nThe user asked about Lisbon; the forecast tool answers that.',
+          },
+          { type: 'text', text: 'I will look up the forecast for Lisbon first.' },
+          {
+            ...forecastCall,
+            toolCallId: 'gemini_0_2',
+            providerOptions: {
+              google: {
+                thoughtSignature: 'CiQB0e2Kb7xQk2mZ9vT1sN0cR5wXyLk2pJ7hG4fD9aE6bC3uI8oQ=',
+                syntheticId: true,
+              },
+            },
+          },
+        ],
+      },
+    ]);
+    expect(toGemini(messages).contents).toEqual([content]);
+  });
+
+  it('fromGemini reads fields set to null as absent', () => {
+    const content = {
+      role: 'model',
+      parts: [
+        {
+          text: 'Hi.',
+          thought: null,
+          thoughtSignature: null,
+          inlineData: null,
+          videoMetadata: null,
+        },
+      ],
+    };
+    expect(fromGemini({ systemInstruction: null, contents: [content] })).toEqual([
+      { role: 'assistant', content: 'Hi.' },
+    ]);
   });
 });
