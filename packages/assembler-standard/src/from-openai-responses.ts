@@ -67,9 +67,8 @@ export function fromOpenAIResponses(items: unknown): Message[] {
       only?.type === 'text' &&
       only.providerOptions === undefined
     ) {
-      open.message.content = only.text as unknown as Part[];
-    }
-    messages.push(open.message);
+      messages.push({ role: open.message.role, content: only.text });
+    } else messages.push(open.message);
     open = undefined;
   };
   const gather = (role: 'assistant' | 'tool') => {
