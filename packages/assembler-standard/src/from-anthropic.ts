@@ -31,7 +31,8 @@ const FORMAT = 'Anthropic';
  * document as a `text/plain` file, `title` as the file name); `cache_control` becomes
  * `providerOptions.anthropic.cacheControl` of the part. `toAnthropic(fromAnthropic(request))`
  * equals the request's `system` and `messages` when it passes `validateAnthropic` and is in the
- * form `toAnthropic` writes (see the package docs).
+ * form `toAnthropic` writes (see the package docs). A field set to `null` or `[]` is read as
+ * absent, so a response's `content` (`citations: null`) is read as the SDK returns it.
  *
  * @param request - an Anthropic Messages request body, or just its `system` and `messages`
  * @returns the ctxkit messages: the system prompt first when there is one, then the turns in order

@@ -18,7 +18,8 @@ const FORMAT = 'OpenAI chat';
  * output. `arguments` that parse as JSON become the parsed value; text that is not JSON, or is
  * the JSON of a string, is kept as the string input. `toOpenAIChat(fromOpenAIChat(wire))` equals
  * `wire` when `wire` passes `validateOpenAIChat` and is in the form `toOpenAIChat` writes (see
- * the package docs).
+ * the package docs). A field set to `null` or `[]` is read as absent, so an SDK's
+ * `choices[0].message` (`refusal: null`, `annotations: []`) is read as returned.
  *
  * @param messages - the `messages` array of a Chat Completions request
  * @returns the ctxkit messages, one per wire message, in order

@@ -46,7 +46,7 @@ function checkMessage(value: unknown, index: number, mode: ShapeMode): void {
         checkContent(content, path, index, mode, 'assistant');
       }
       const calls = reader.record.tool_calls;
-      if (calls === undefined) return;
+      if (calls === undefined || calls === null) return;
       if (!Array.isArray(calls)) {
         reader.fail(`tool_calls must be an array, got ${describeValue(calls)}.`);
       }

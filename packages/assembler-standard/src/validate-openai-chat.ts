@@ -71,7 +71,7 @@ export function validateOpenAIChat(messages: unknown): asserts messages is OpenA
     unanswered();
     awaiting = undefined;
     if (message.role !== 'assistant') return;
-    const calls = message.tool_calls;
+    const calls = message.tool_calls ?? undefined;
     if (calls !== undefined && calls.length === 0) {
       throw wireError(
         FORMAT,

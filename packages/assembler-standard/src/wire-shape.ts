@@ -3,7 +3,7 @@ import { describeValue } from './describe-value.js';
 import { SOURCE } from './package-source.js';
 
 /** The wire formats this package reads and writes, as named in error messages. */
-export type WireFormat = 'OpenAI chat' | 'Anthropic';
+export type WireFormat = 'OpenAI chat' | 'Anthropic' | 'OpenAI Responses' | 'Gemini';
 
 /** Whether a wire check accepts only what ctxkit carries (`strict`) or any field the API knows. */
 export type ShapeMode = 'strict' | 'lenient';
@@ -30,6 +30,11 @@ export function wireError(
     message: `${format} ${path}: ${problem}`,
     details: { format, path, problem, ...(index === undefined ? {} : { index }) },
   });
+}
+
+/** Whether a field's value carries nothing: `null`, `undefined` or an empty array. */
+export function isEmptyField(value: unknown): boolean {
+  return value === null || value === undefined || (Array.isArray(value) && value.length === 0);
 }
 
 /** Whether `value` is a plain JSON object (not null, not an array). */
@@ -114,11 +119,15 @@ export class ShapeReader {
     );
   }
 
-  /** In strict mode, throws `unsupported_wire` for any key not in `allowed`. */
+  /**
+   * In strict mode, throws `unsupported_wire` for any key not in `allowed` that holds something:
+   * a key set to `null` or `[]` carries nothing (the official SDKs return responses with
+   * `refusal: null`, `annotations: []`, `citations: null` and the like), so it is read as absent.
+   */
   onlyKeys(allowed: readonly string[]): void {
     if (this.mode === 'lenient') return;
     for (const key in this.record) {
-      if (!allowed.includes(key)) {
+      if (!allowed.includes(key) && !isEmptyField(this.record[key])) {
         throw wireError(
           this.format,
           this.path,

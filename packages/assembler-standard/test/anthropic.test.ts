@@ -227,7 +227,13 @@ describe('fromAnthropic', () => {
         messages: [
           {
             role: 'user',
-            content: [{ type: 'text', text: 'x', citations: [] }],
+            content: [
+              {
+                type: 'text',
+                text: 'x',
+                citations: [{ type: 'char_location', cited_text: 'x', document_index: 0 }],
+              },
+            ],
           },
         ],
       },
