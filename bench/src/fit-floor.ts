@@ -4,7 +4,6 @@ import {
   countMessageTokens,
   countTokens,
   type Message,
-  type Part,
   type TokenCounter,
 } from '@ctxkit/context-core';
 import { createContextManager } from '@ctxkit/context-manager';
