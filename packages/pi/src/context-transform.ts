@@ -1,0 +1,232 @@
+import {
+  type ContextManager,
+  type FitReport,
+  type Logger,
+  type Message,
+  type ModelInfo,
+  optionChecker,
+  silentLogger,
+  type ToolDeclaration,
+} from '@ctxkit/context-core';
+import { type ContextManagerOptions, createContextManager } from '@ctxkit/context-manager';
+import type { AgentMessage } from '@mariozechner/pi-agent-core';
+import type { Model, Tool } from '@mariozechner/pi-ai';
+import { fromCtxkitMessage } from './from-ctxkit-messages.js';
+import { isPiModel, piModelInfo } from './pi-model-info.js';
+import { repairToolResults, type ToolResultRepair } from './repair-tool-results.js';
+import { SOURCE } from './source.js';
+import { toCtxkitMessage } from './to-ctxkit-messages.js';
+
+/** What every model call sends beside the messages: read before each fit. */
+export interface PromptSource {
+  /** The system prompt. */
+  readonly systemPrompt?: string;
+  /** The tools, as the agent declares them to the model. */
+  readonly tools?: readonly Tool[];
+}
+
+/** Options of {@link contextTransform}: a ready manager, or the options to make one. */
+export interface ContextTransformOptions extends Omit<ContextManagerOptions, 'model'> {
+  /**
+   * The model: a pi-ai model (its window and largest answer are taken from it), a model id of
+   * ctxkit's table, or ctxkit's model info. Ignored when `manager` is given.
+   *
+   * @default none: then `maxTokens` (or `manager`) is required
+   */
+  model?: Model<string> | string | ModelInfo;
+  /**
+   * A ready context manager; the manager options are then not used.
+   *
+   * @default one made with `createContextManager` from the options
+   */
+  manager?: ContextManager;
+  /**
+   * The system prompt and tools each call sends, so that the fit counts them: an object, or a
+   * function read before each fit, such as `() => agent.state` for an `Agent` (whose prompt and
+   * tools may change between runs). `transformContext` itself gets only the messages.
+   *
+   * @default none: only the messages are counted
+   */
+  context?: PromptSource | (() => PromptSource);
+  /**
+   * Passed to every fit, for summarizing compressors and the `context.compressed` event.
+   *
+   * @default none
+   */
+  conversationId?: string;
+  /**
+   * Hears of every tool result sent as a user message because it answers no earlier call.
+   *
+   * @default a warning on `logger`
+   */
+  onRepair?: (repair: ToolResultRepair) => void;
+  /**
+   * Hears of every fit, with its report (what became of each message).
+   *
+   * @default none
+   */
+  onFit?: (report: FitReport) => void;
+  /**
+   * Decides what to send when a fit fails (a malformed message, a system prompt and tools larger
+   * than the budget). pi's agent loop requires `transformContext` not to throw: whatever this
+   * returns is sent, and what it throws goes to the loop.
+   *
+   * @default the messages as they came, with an error on `logger`
+   */
+  onError?: (error: unknown, messages: AgentMessage[]) => AgentMessage[] | Promise<AgentMessage[]>;
+}
+
+/** pi-agent-core's `transformContext`: the messages of one model call in, those to send out. */
+export type TransformContext = (
+  messages: AgentMessage[],
+  signal?: AbortSignal,
+) => Promise<AgentMessage[]>;
+
+/**
+ * A `transformContext` for pi's agent (`new Agent({ transformContext })`, or `agentLoop`'s
+ * config) that fits the messages of every model call to the budget with a ctxkit manager,
+ * counting the system prompt and the tools given in `context`.
+ *
+ * Each call converts the messages to ctxkit's (see `toCtxkitMessages`; each message once, so a
+ * step counts only its new messages), fits them and converts the result back: a message the fit
+ * kept comes back as the same object, a changed one keeps every field of its original (usage,
+ * timestamp, details...) with its new content, a summary comes as a user message. The agent's
+ * transcript is never changed: the result only goes to the model. A tool result without its
+ * call is sent as a user message (see `repairToolResults`) and reported to `onRepair`. A failed
+ * fit goes to `onError`; an aborted one returns the messages as they came.
+ *
+ * @param options - the manager or its options, the prompt's source, the callbacks
+ * @returns the transform
+ * @throws InvalidOptionError (`invalid_option`) at creation for a malformed option, or when
+ *   neither `manager`, `model` nor `maxTokens` is given
+ * @example
+ * ```ts
+ * const agent = new Agent({ initialState: { model, systemPrompt, tools } });
+ * agent.transformContext = contextTransform({ model, context: () => agent.state });
+ * ```
+ */
+export function contextTransform(options: ContextTransformOptions = {}): TransformContext {
+  const check = optionChecker(SOURCE, 'contextTransform');
+  const { model, manager: given, context, conversationId, ...managerOptions } = options;
+  const manager =
+    given === undefined
+      ? createContextManager({
+          ...managerOptions,
+          ...(model === undefined ? {} : { model: isPiModel(model) ? piModelInfo(model) : model }),
+        })
+      : check.methods<ContextManager>('manager', given, given, ['fit']);
+  const logger = check.methods<Logger>('logger', options.logger, silentLogger, ['warn', 'error']);
+  const readContext = promptReader(context, check.invalid);
+  const onRepair = check.function('onRepair', options.onRepair, (repair: ToolResultRepair) => {
+    logger.warn(
+      `[ctxkit/pi] messages[${repair.index}]: a tool result of ${repair.toolName} (call ${repair.toolCallId}) answers no earlier call (${repair.kind}); sent as a user message.`,
+    );
+  });
+  const onFit = check.function<((report: FitReport) => void) | undefined>(
+    'onFit',
+    options.onFit,
+    undefined,
+  );
+  const onError = check.function(
+    'onError',
+    options.onError,
+    (error: unknown, messages: AgentMessage[]) => {
+      logger.error('[ctxkit/pi] the fit failed; the messages are sent as they came.', error);
+      return messages;
+    },
+  );
+  const converted = new WeakMap<object, Message>();
+  const declarations = new WeakMap<readonly Tool[], ToolDeclaration[]>();
+  const convert = (message: AgentMessage, index: number): Message => {
+    const known = converted.get(message as object);
+    if (known !== undefined) return known;
+    const made = toCtxkitMessage(message, index, { keepFields: false });
+    if (typeof message === 'object' && message !== null) converted.set(message, made);
+    return made;
+  };
+  const declare = (tools: readonly Tool[]): ToolDeclaration[] => {
+    const known = declarations.get(tools);
+    if (known !== undefined) return known;
+    const made = tools.map(({ name, description, parameters }) => ({
+      name,
+      description,
+      parameters: parameters as unknown as Record<string, unknown>,
+    }));
+    declarations.set(tools, made);
+    return made;
+  };
+
+  return async (messages, signal) => {
+    try {
+      const { messages: sent, repairs } = repairToolResults(messages);
+      for (const repair of repairs) onRepair(repair);
+      const input = sent.map(convert);
+      const prompt = readContext?.() ?? {};
+      const { messages: output, report } = await manager.fit(input, {
+        ...(prompt.systemPrompt ? { system: prompt.systemPrompt } : {}),
+        ...(prompt.tools && prompt.tools.length > 0 ? { tools: declare(prompt.tools) } : {}),
+        ...(signal === undefined ? {} : { signal }),
+        ...(conversationId === undefined ? {} : { conversationId }),
+      });
+      onFit?.(report);
+      return backToPi(output, input, sent, report);
+    } catch (error) {
+      if (signal?.aborted) return messages;
+      return onError(error, messages);
+    }
+  };
+}
+
+// --- internal helpers ---
+
+/** A reader of the prompt's source, or `undefined` without one. */
+function promptReader(
+  context: unknown,
+  invalid: (option: string, value: unknown, expected: string) => Error,
+): (() => PromptSource) | undefined {
+  if (context === undefined) return undefined;
+  if (typeof context === 'function') return context as () => PromptSource;
+  if (typeof context === 'object' && context !== null) return () => context as PromptSource;
+  throw invalid(
+    'context',
+    context,
+    'an object with systemPrompt and tools, or a function returning one',
+  );
+}
+
+/** The fit's output as pi's messages: the originals where kept, rebuilt from them where changed. */
+function backToPi(
+  output: readonly Message[],
+  input: readonly Message[],
+  originals: readonly AgentMessage[],
+  report: FitReport,
+): AgentMessage[] {
+  const inputIndex = new Map<Message, number>(input.map((message, index) => [message, index]));
+  let sources: (number | null)[] | undefined;
+  return output.flatMap((message, outputIndex) => {
+    const kept = inputIndex.get(message);
+    if (kept !== undefined) return [originals[kept] as AgentMessage];
+    sources ??= sourceIndexes(report, output.length);
+    const from = sources[outputIndex];
+    const original = from === null || from === undefined ? undefined : originals[from];
+    return fromCtxkitMessage(message, original === undefined ? undefined : fieldsOf(original));
+  });
+}
+
+/** For each output index, the input index of the message it came from (`null`: inserted). */
+function sourceIndexes(report: FitReport, length: number): (number | null)[] {
+  const sources = new Array<number | null>(length).fill(null);
+  for (const change of report.changes) {
+    if (change.outputIndex !== null) sources[change.outputIndex] = change.inputIndex;
+  }
+  return sources;
+}
+
+/** pi's fields of a message besides those the ctxkit message carries. */
+function fieldsOf(message: AgentMessage): Record<string, unknown> {
+  const { role, content, toolCallId, toolName, isError, ...fields } = message as unknown as Record<
+    string,
+    unknown
+  >;
+  return role === 'user' || role === 'assistant' || role === 'toolResult' ? fields : {};
+}
