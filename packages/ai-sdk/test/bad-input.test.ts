@@ -38,13 +38,13 @@ describe('parts ctxkit has no type for', () => {
     ] as unknown as LanguageModelV4Prompt;
     const { messages, repairs } = fromPrompt(prompt);
     expect(repairs).toEqual([]);
-    const [opaque] = messages[1]?.content as { type: string; value: unknown }[];
+    const [opaque] = (messages[1]?.content ?? []) as { type: string; value: unknown }[];
     expect(opaque).toEqual({
       type: 'opaque',
       value: { type: 'hologram', frames: 'AQID', at: 'https://example.com/h' },
     });
     const back = toPrompt(messages);
-    expect((back[1]?.content as unknown[])[0]).toBe(unknownPart);
+    expect(back[1]?.content[0]).toBe(unknownPart);
   });
 
   it('come back unchanged from a fit that drops older messages', async () => {
@@ -65,7 +65,7 @@ describe('parts ctxkit has no type for', () => {
       [unknownPart],
       [{ type: 'text', text: 'and now?' }],
     ]);
-    expect((fitted[2]?.content as unknown[])[0]).toBe(unknownPart);
+    expect(fitted[2]?.content[0]).toBe(unknownPart);
   });
 });
 
