@@ -15,6 +15,8 @@ import type { SdkMessage } from './sdk-message.js';
  * @returns the middleware
  * @throws BudgetError (`budget_exceeded`), from a call, when the system messages, the tools and
  *   what the compressor must keep do not fit the budget
+ * @throws InvalidMessageError (`invalid_message`), from a call, for a prompt that reuses one
+ *   `toolCallId` for two calls
  * @example
  * ```ts
  * const model = wrapLanguageModel({

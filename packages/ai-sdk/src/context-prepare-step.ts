@@ -30,6 +30,10 @@ export interface PrepareStepInput {
  * @param options - the manager's options or a ready `manager`, the tools, the conversation, the
  *   handlers
  * @returns the `prepareStep` function: it returns `{ messages }`
+ * @throws BudgetError (`budget_exceeded`), from a step, when the instructions, the tools and what
+ *   the compressor must keep do not fit the budget
+ * @throws InvalidMessageError (`invalid_message`), from a step, for messages that reuse one
+ *   `toolCallId` for two calls
  * @example
  * ```ts
  * await generateText({ model, tools, messages, prepareStep: contextPrepareStep({ model: 'gpt-4o', tools }) });

@@ -27,7 +27,7 @@ export interface ToContextOptions {
   pinFirstUserMessage?: boolean;
 }
 
-/** What {@link toContextMessages} returns. */
+/** What `fromPrompt` and `fromModelMessages` return. */
 export interface ToContextResult {
   /** The messages in ctxkit's model, one per AI SDK message, in order. */
   messages: Message[];
