@@ -1,5 +1,5 @@
 import { createContextManager } from '@ctxkit/context-manager';
-import { generateText, stepCountIs, wrapLanguageModel } from 'ai';
+import { generateText, stepCountIs, streamText, wrapLanguageModel } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { contextMiddleware, contextPrepareStep } from '../src/index.js';
 import { checkRequest, INSTRUCTIONS, scriptedModel, TASK, tools } from './scripted-agent.js';
@@ -47,5 +47,28 @@ describe('a 40-step agent loop through generateText', () => {
     const lastPrompt = mock.doGenerateCalls.at(-1)?.prompt ?? [];
     expect(lastPrompt.length).toBeLessThan(2 + 2 * (STEPS - 1));
     expect(Math.max(...sizes)).toBeGreaterThan(manager.maxTokens / 2);
+  });
+
+  it('sends every request of a streamed loop within the budget, with either', async () => {
+    for (const place of ['middleware', 'prepareStep'] as const) {
+      const manager = createContextManager({ model: 'gpt-4o', maxTokens: 20_000 });
+      const mock = scriptedModel();
+      const result = streamText({
+        model:
+          place === 'middleware'
+            ? wrapLanguageModel({ model: mock, middleware: contextMiddleware({ manager }) })
+            : mock,
+        instructions: INSTRUCTIONS,
+        messages: [{ role: 'user', content: TASK }],
+        tools,
+        ...(place === 'prepareStep' ? { prepareStep: contextPrepareStep({ manager, tools }) } : {}),
+        stopWhen: stepCountIs(STEPS),
+      });
+      await result.consumeStream();
+      expect(await result.steps).toHaveLength(STEPS);
+      expect(mock.doStreamCalls).toHaveLength(STEPS);
+      for (const call of mock.doStreamCalls) checkRequest(call, manager);
+      expect(mock.doStreamCalls.at(-1)?.prompt.length).toBeLessThan(2 + 2 * (STEPS - 1));
+    }
   });
 });

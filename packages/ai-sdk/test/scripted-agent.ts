@@ -1,7 +1,11 @@
-import type { LanguageModelV4CallOptions, LanguageModelV4GenerateResult } from '@ai-sdk/provider';
+import type {
+  LanguageModelV4CallOptions,
+  LanguageModelV4GenerateResult,
+  LanguageModelV4StreamPart,
+} from '@ai-sdk/provider';
 import { type ContextManager, countTokensUncached, validateMessages } from '@ctxkit/context-core';
 import { type ToolSet, tool } from 'ai';
-import { MockLanguageModelV4 } from 'ai/test';
+import { convertArrayToReadableStream, MockLanguageModelV4 } from 'ai/test';
 import { expect } from 'vitest';
 import { z } from 'zod';
 import { callToolDeclarations, fromPrompt } from '../src/index.js';
@@ -35,29 +39,38 @@ export const tools: ToolSet = {
   }),
 };
 
-/** A mock model that calls `read_file` on a new file at every step. */
+const usage = {
+  inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 0, text: 0, reasoning: 0 },
+};
+
+/** A mock model that calls `read_file` on a new file at every step, generating or streaming. */
 export function scriptedModel(): MockLanguageModelV4 {
   let step = 0;
+  const nextCall = () => {
+    step += 1;
+    return {
+      type: 'tool-call' as const,
+      toolCallId: `call-${step}`,
+      toolName: 'read_file',
+      input: JSON.stringify({ path: `src/module-${step}.ts` }),
+    };
+  };
+  const finishReason = { unified: 'tool-calls' as const, raw: undefined };
   return new MockLanguageModelV4({
-    doGenerate: async (): Promise<LanguageModelV4GenerateResult> => {
-      step += 1;
-      return {
-        content: [
-          {
-            type: 'tool-call',
-            toolCallId: `call-${step}`,
-            toolName: 'read_file',
-            input: JSON.stringify({ path: `src/module-${step}.ts` }),
-          },
-        ],
-        finishReason: { unified: 'tool-calls', raw: undefined },
-        usage: {
-          inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 },
-          outputTokens: { total: 0, text: 0, reasoning: 0 },
-        },
-        warnings: [],
-      };
-    },
+    doGenerate: async (): Promise<LanguageModelV4GenerateResult> => ({
+      content: [nextCall()],
+      finishReason,
+      usage,
+      warnings: [],
+    }),
+    doStream: async () => ({
+      stream: convertArrayToReadableStream<LanguageModelV4StreamPart>([
+        { type: 'stream-start', warnings: [] },
+        nextCall(),
+        { type: 'finish', finishReason, usage },
+      ]),
+    }),
   });
 }
 
