@@ -80,13 +80,10 @@ export function toContextMessages(
   return { messages: converted, repairs };
 }
 
-/**
- * A part as ctxkit's own type where it has one, or an opaque stand-in.
- *
- * @param part - the AI SDK part
- * @returns the ctxkit part
- */
-export function toContextPart(part: SdkPart): Part {
+// --- internal helpers ---
+
+/** A part as ctxkit's own type where it has one, or an opaque stand-in. */
+function toContextPart(part: SdkPart): Part {
   switch (part.type) {
     case 'text':
       return typeof part.text === 'string'
@@ -156,8 +153,6 @@ export function toContextPart(part: SdkPart): Part {
       return opaque(part);
   }
 }
-
-// --- internal helpers ---
 
 interface Place {
   index: number;

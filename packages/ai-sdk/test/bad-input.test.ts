@@ -226,3 +226,25 @@ describe('tools of a call', () => {
     expect(manager.countTools(declarations)).toBeGreaterThan(0);
   });
 });
+
+describe('pinFirstUserMessage', () => {
+  const prompt: LanguageModelV4Prompt = [
+    { role: 'user', content: [{ type: 'text', text: 'word '.repeat(2_000) }] },
+    { role: 'assistant', content: [{ type: 'text', text: 'Understood.' }] },
+    { role: 'user', content: [{ type: 'text', text: 'Go on.' }] },
+  ];
+
+  it('keeps the task, so a task over the budget fails the fit with BudgetError', async () => {
+    await expect(transform(contextMiddleware({ maxTokens: 400 }), prompt)).rejects.toMatchObject({
+      code: 'budget_exceeded',
+    });
+  });
+
+  it('set to false, lets the compressor drop the task like any other message', async () => {
+    const fitted = await transform(
+      contextMiddleware({ maxTokens: 400, pinFirstUserMessage: false }),
+      prompt,
+    );
+    expect(fitted).toEqual(prompt.slice(1));
+  });
+});
