@@ -1,0 +1,48 @@
+import { readFileSync } from 'node:fs';
+import { createContextManager } from '@ctxkit/context-manager';
+import { generateText, stepCountIs, ToolLoopAgent } from 'ai';
+import { expect, it } from 'vitest';
+import { fitEachStep, fitted } from './guide/glue.js';
+import { checkRequest, INSTRUCTIONS, scriptedModel, TASK, tools } from './scripted-agent.js';
+
+// The page's glue, type-checked and run: 40 steps of 52 KB tool outputs (some 540,000 tokens)
+// against gpt-4o's window.
+
+const STEPS = 40;
+const gpt4o = createContextManager({ model: 'gpt-4o' });
+
+it('docs/integrations/ai-sdk.md shows the glue this test runs', () => {
+  const page = readFileSync(
+    new URL('../../../docs/integrations/ai-sdk.md', import.meta.url),
+    'utf8',
+  );
+  const glue = readFileSync(new URL('./guide/glue.ts', import.meta.url), 'utf8');
+  expect(page).toContain(`\`\`\`ts\n${glue}\`\`\``);
+});
+
+it('the wrapped model keeps a 40-step loop inside gpt-4o’s window', async () => {
+  const mock = scriptedModel();
+  await generateText({
+    model: fitted(mock),
+    instructions: INSTRUCTIONS,
+    messages: [{ role: 'user', content: TASK }],
+    tools,
+    stopWhen: stepCountIs(STEPS),
+  });
+  expect(mock.doGenerateCalls).toHaveLength(STEPS);
+  for (const call of mock.doGenerateCalls) checkRequest(call, gpt4o);
+});
+
+it('prepareStep keeps a 40-step ToolLoopAgent inside gpt-4o’s window', async () => {
+  const mock = scriptedModel();
+  const agent = new ToolLoopAgent({
+    model: mock,
+    instructions: INSTRUCTIONS,
+    tools,
+    prepareStep: fitEachStep(tools),
+    stopWhen: stepCountIs(STEPS),
+  });
+  await agent.generate({ prompt: TASK });
+  expect(mock.doGenerateCalls).toHaveLength(STEPS);
+  for (const call of mock.doGenerateCalls) checkRequest(call, gpt4o);
+});
