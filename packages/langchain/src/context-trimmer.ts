@@ -1,4 +1,5 @@
 import type { BaseMessage } from '@langchain/core/messages';
+import type { BasePromptValueInterface } from '@langchain/core/prompt_values';
 import { type Runnable, RunnableLambda } from '@langchain/core/runnables';
 import { fitLangChainMessages, type LangChainFitResult } from './fit-langchain-messages.js';
 import { type ManagerChoice, resolveManager } from './resolve-manager.js';
@@ -42,7 +43,7 @@ export interface ContextTrimmerOptions extends ManagerChoice {
 /**
  * A Runnable that fits a message list to the model's window, where LangChain's `trimMessages`
  * stands: `contextTrimmer({ model: 'gpt-4o' }).pipe(chatModel)`. It takes a `BaseMessage[]` (or
- * a prompt value) and returns the messages to send: system messages and the newest turn kept,
+ * a prompt value, as a `ChatPromptTemplate` gives) and returns the messages to send: system messages and the newest turn kept,
  * tool calls and their results kept together, older messages compressed by the manager's
  * compressor. The run's abort signal stops the fit.
  *
@@ -57,11 +58,11 @@ export interface ContextTrimmerOptions extends ManagerChoice {
  */
 export function contextTrimmer(
   options: ContextTrimmerOptions = {},
-): Runnable<BaseMessage[], BaseMessage[]> {
+): Runnable<BaseMessage[] | BasePromptValueInterface, BaseMessage[]> {
   const { tools, system, conversationId, onFit, keepFirstUserMessage, ...choice } = options;
   const manager = resolveManager(choice);
-  return RunnableLambda.from(async (input: BaseMessage[], config) => {
-    const messages = hasChatMessages(input) ? input.toChatMessages() : input;
+  return RunnableLambda.from(async (input: BaseMessage[] | BasePromptValueInterface, config) => {
+    const messages = Array.isArray(input) ? input : input.toChatMessages();
     const thread = config?.configurable?.thread_id;
     const id = conversationId ?? (typeof thread === 'string' && thread !== '' ? thread : undefined);
     const result = await fitLangChainMessages(manager, messages, {
@@ -74,12 +75,4 @@ export function contextTrimmer(
     onFit?.(result);
     return result.messages;
   }).withConfig({ runName: 'ctxkit_context_trimmer' });
-}
-
-function hasChatMessages(input: unknown): input is { toChatMessages(): BaseMessage[] } {
-  return (
-    typeof input === 'object' &&
-    input !== null &&
-    typeof (input as { toChatMessages?: unknown }).toChatMessages === 'function'
-  );
 }
