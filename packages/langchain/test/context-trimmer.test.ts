@@ -55,7 +55,7 @@ describe('contextTrimmer', () => {
     const input = chat(2, 50);
     const output = await contextTrimmer({ model: 'gpt-4o' }).invoke(input);
     expect(output).toHaveLength(input.length);
-    output.forEach((message, index) => expect(message).toBe(input[index]));
+    for (const [index, message] of output.entries()) expect(message).toBe(input[index]);
   });
 
   it('counts the tools the model has bound, as the manager counts them', async () => {

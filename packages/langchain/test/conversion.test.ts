@@ -41,11 +41,9 @@ describe('toCtxkitMessages', () => {
         ],
       }),
     ]);
-    expect((messages[0]?.content as { type: string }[]).map((part) => part.type)).toEqual([
-      'text',
-      'image',
-      'file',
-    ]);
+    expect(
+      (messages[0]?.content as { type: string }[] | undefined)?.map((part) => part.type),
+    ).toEqual(['text', 'image', 'file']);
     expect(messages[1]?.content).toEqual([
       expect.objectContaining({ type: 'reasoning', text: 'A cat.', signature: 'sig' }),
       {

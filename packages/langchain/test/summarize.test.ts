@@ -41,7 +41,7 @@ describe('completeWithChatModel', () => {
 
     // The model was asked once: the summarizer's own system prompt and the transcript.
     expect(summaryModel.calls).toHaveLength(1);
-    const [prompt, transcript] = summaryModel.calls[0]?.messages as BaseMessage[];
+    const [prompt, transcript] = (summaryModel.calls[0]?.messages ?? []) as BaseMessage[];
     expect(prompt).toBeInstanceOf(SystemMessage);
     expect(transcript).toBeInstanceOf(HumanMessage);
     expect(transcript?.text).toContain('Question 0');
