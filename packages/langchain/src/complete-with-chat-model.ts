@@ -4,6 +4,13 @@ import { toLangChainMessages } from './to-langchain-messages.js';
 
 /** A LangChain chat model, or anything invoked the same way (a bound model, a chain to one). */
 export interface ChatModelLike {
+  /**
+   * Sends the messages to the model.
+   *
+   * @param input - the prompt, as LangChain messages
+   * @param options - the call's abort signal
+   * @returns the answer, whose `text` is read
+   */
   invoke(
     input: BaseMessage[],
     options?: { signal?: AbortSignal },
