@@ -2,7 +2,7 @@ import type { ContextManager, FitReport, Message, ToolDeclaration } from '@ctxki
 import type { BaseMessage } from '@langchain/core/messages';
 import { originOf, rememberOrigin } from './message-origin.js';
 import { type ConversionRepair, toCtxkitMessages } from './to-ctxkit-messages.js';
-import { toLangChainMessages } from './to-langchain-messages.js';
+import { toLangChainMessage } from './to-langchain-messages.js';
 import { toolDeclarations } from './tool-declarations.js';
 
 /** Options of {@link fitLangChainMessages}. */
@@ -105,7 +105,7 @@ function backToLangChain(
   return fitted.flatMap((message, index) => {
     const origin = originOf(message);
     if (origin !== undefined) return [origin];
-    return toLangChainMessages([message], [origins[index]]);
+    return toLangChainMessage(message, index, origins[index]);
   });
 }
 

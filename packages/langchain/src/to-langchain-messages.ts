@@ -37,13 +37,21 @@ export function toLangChainMessages(
   origins: readonly (BaseMessage | undefined)[] = [],
 ): BaseMessage[] {
   return messages.flatMap((message, index) =>
-    toLangChain(message, index, originOf(message) ?? origins[index]),
+    toLangChainMessage(message, index, originOf(message) ?? origins[index]),
   );
 }
 
-// --- internal helpers ---
-
-function toLangChain(
+/**
+ * One ctxkit message as LangChain messages (several for a tool message with several results).
+ *
+ * @param message - the ctxkit message
+ * @param index - its index, for errors
+ * @param origin - the LangChain message it was converted from, when known
+ * @returns the LangChain messages
+ * @throws InvalidMessageError (`invalid_message`) when a non-JSON value is needed and `origin`
+ *   is not given
+ */
+export function toLangChainMessage(
   message: Message,
   index: number,
   origin: BaseMessage | undefined,
