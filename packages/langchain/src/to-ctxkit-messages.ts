@@ -129,7 +129,8 @@ function plainMessage(
 ): { message: Message; calls: ToolCallPart[] } {
   const carried = commonFields(message);
   const calls: ToolCallPart[] = [];
-  const other: Part[] = [];
+  // Every entry of tool_calls, in order: tool-call parts, and opaque parts for calls without an id.
+  const callParts: Part[] = [];
   if (role === 'assistant') {
     const ai = message as BaseMessage & {
       tool_calls?: { id?: string; name: string; args: unknown }[];
@@ -140,7 +141,7 @@ function plainMessage(
       const { id, name, args, ...rest } = call;
       if (typeof id !== 'string') {
         // A call without an id cannot be answered: it is carried as it is.
-        other.push({
+        callParts.push({
           type: 'opaque',
           value: jsonOf(call, index, 'tool_calls'),
           providerOptions: { [LANGCHAIN_KEY]: { toolCall: true } },
@@ -148,20 +149,22 @@ function plainMessage(
         continue;
       }
       const extra = jsonOf(rest, index, 'tool_calls') as Record<string, JsonValue>;
-      calls.push({
+      const part: ToolCallPart = {
         type: 'tool-call',
         toolCallId: id,
         toolName: name,
         input: args,
         ...(Object.keys(extra).length === 0 ? {} : { providerOptions: { [LANGCHAIN_KEY]: extra } }),
-      });
+      };
+      calls.push(part);
+      callParts.push(part);
     }
     if ((ai.invalid_tool_calls ?? []).length > 0) {
       carry(carried, 'invalid_tool_calls', ai.invalid_tool_calls);
     }
     if (ai.usage_metadata !== undefined) carry(carried, 'usage_metadata', ai.usage_metadata);
   }
-  const parts = [...other, ...calls];
+  const parts = callParts;
   let content: Message['content'];
   if (typeof message.content === 'string') {
     if (parts.length === 0) content = message.content;

@@ -3,7 +3,6 @@ import {
   type JsonValue,
   type Message,
   type Part,
-  type ToolCallPart,
   type ToolResultPart,
   toolOutputText,
 } from '@ctxkit/context-core';
@@ -65,19 +64,14 @@ export function toLangChainMessage(
     case 'user':
       return [new HumanMessage({ ...fields, content: content(message.content, carried) })];
     case 'assistant': {
-      const calls = (parts ?? []).filter((part): part is ToolCallPart => part.type === 'tool-call');
-      const rest = (parts ?? []).filter(
-        (part) => part.type !== 'tool-call' && !isCarriedCall(part),
-      );
-      const carriedCalls = (parts ?? []).filter(isCarriedCall);
+      const isCall = (part: Part) => part.type === 'tool-call' || isCarriedCall(part);
+      const rest = (parts ?? []).filter((part) => !isCall(part));
       return [
         new AIMessage({
           ...fields,
           content: parts === undefined ? (message.content as string) : content(rest, carried),
-          tool_calls: [
-            ...carriedCalls.map((part) => (part as { value: JsonValue }).value as never),
-            ...calls.map(toolCall),
-          ],
+          // In their order: a call without an id is carried in its place.
+          tool_calls: (parts ?? []).filter(isCall).map(toolCall),
           invalid_tool_calls: (carried.invalid_tool_calls ?? []) as never[],
           ...(has(carried, 'usage_metadata') || isByReference(carried, 'usage_metadata')
             ? { usage_metadata: value(carried, 'usage_metadata', index, origin) as never }
@@ -159,7 +153,9 @@ function content(
   return source.map(partToBlock) as never[];
 }
 
-function toolCall(part: ToolCallPart): never {
+/** An entry of `tool_calls`: from a tool-call part, or as carried for a call without an id. */
+function toolCall(part: Part): never {
+  if (part.type !== 'tool-call') return (part as { value: JsonValue }).value as never;
   const extra = langchainOptions(part.providerOptions) ?? {};
   return { ...extra, id: part.toolCallId, name: part.toolName, args: part.input } as never;
 }

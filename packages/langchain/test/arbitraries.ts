@@ -83,6 +83,10 @@ const common = fc
   )
   .map((fields) => Object.assign({}, ...fields) as Record<string, unknown>);
 
+function hasId<T extends { id?: string }>(call: T): call is T & { id: string } {
+  return call.id !== undefined;
+}
+
 interface Turn {
   human: BaseMessage;
   ai: BaseMessage;
@@ -93,17 +97,22 @@ interface Turn {
 function turn(index: number): fc.Arbitrary<Turn> {
   const call = (n: number) =>
     fc
-      .tuple(fc.stringMatching(/^[a-z_]{1,10}$/), jsonObject, fc.boolean())
-      .map(([name, args, typed]) => ({
-        id: `call_${index}_${n}`,
+      .tuple(fc.stringMatching(/^[a-z_]{1,10}$/), jsonObject, fc.boolean(), fc.nat(9))
+      .map(([name, args, typed, dice]) => ({
+        // Now and then a call without an id, which no result can answer.
+        ...(dice === 0 ? {} : { id: `call_${index}_${n}` }),
         name,
         args,
         ...(typed ? { type: 'tool_call' as const } : {}),
       }));
-  const result = (toolCall: { id: string; name: string }) =>
+  const result = (toolCall: { id: string }) =>
     fc
       .tuple(
-        fc.oneof(text, fc.array(fc.oneof(textBlock, imageBlock), { minLength: 1, maxLength: 2 })),
+        fc.oneof(
+          text,
+          fc.array(fc.oneof(textBlock, imageBlock), { minLength: 1, maxLength: 2 }),
+          fc.array(fc.oneof(textBlock, unknownBlock), { minLength: 1, maxLength: 2 }),
+        ),
         common,
         maybe('status', fc.constantFrom('success', 'error')),
         maybe('artifact', jsonValue),
@@ -136,7 +145,7 @@ function turn(index: number): fc.Arbitrary<Turn> {
       ),
     )
     .chain(([humanContent, humanFields, aiContent, aiFields, calls, usage]) =>
-      fc.tuple(...calls.map(result)).map((tools) => ({
+      fc.tuple(...calls.filter(hasId).map(result)).map((tools) => ({
         human: new HumanMessage({ ...humanFields, content: humanContent as string }),
         ai: new AIMessage({
           ...aiFields,
