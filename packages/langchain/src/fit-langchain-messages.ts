@@ -109,17 +109,27 @@ function backToLangChain(
   });
 }
 
-/** Replaces the first message converted from a human message by a pinned copy. */
+const pinnedCopies = new WeakMap<Message, Message>();
+
+/**
+ * Replaces the first message converted from a human message by a pinned copy: the same copy at
+ * every step, so that its token count stays cached.
+ */
 function pinFirstUserMessage(messages: Message[]): void {
   const index = messages.findIndex(
     (message) => message.role === 'user' && originOf(message)?.type === 'human',
   );
   const first = messages[index];
   if (first === undefined) return;
-  messages[index] = rememberOrigin(
-    { ...first, meta: { ...first.meta, pinned: true } },
-    originOf(first) as BaseMessage,
-  );
+  let pinned = pinnedCopies.get(first);
+  if (pinned === undefined) {
+    pinned = rememberOrigin(
+      { ...first, meta: { ...first.meta, pinned: true } },
+      originOf(first) as BaseMessage,
+    );
+    pinnedCopies.set(first, pinned);
+  }
+  messages[index] = pinned;
 }
 
 function systemOf(system: LangChainFitOptions['system']): string | Message[] | undefined {

@@ -11,6 +11,7 @@ import {
 } from '@ctxkit/context-core';
 import type { BaseMessage } from '@langchain/core/messages';
 import { blockToPart } from './content-block-codec.js';
+import { cachedConversion } from './conversion-cache.js';
 import { rememberOrigin } from './message-origin.js';
 import { LANGCHAIN_KEY, SOURCE } from './source.js';
 
@@ -90,12 +91,19 @@ export function toCtxkitMessages(
       }
       const toolName = pending.get(callId) ?? '';
       pending.delete(callId);
-      converted.push(rememberOrigin(toolMessage(message, callId, toolName, index), message));
+      const result = cachedConversion(message, toolName, () => ({
+        message: rememberOrigin(toolMessage(message, callId, toolName, index), message),
+        calls: [],
+      }));
+      converted.push(result.message);
       return;
     }
-    const result = plainMessage(message, ROLE_OF[type] as Role, index);
+    const result = cachedConversion(message, '', () => {
+      const made = plainMessage(message, ROLE_OF[type] as Role, index);
+      return { message: rememberOrigin(made.message, message), calls: made.calls };
+    });
     for (const call of result.calls) pending.set(call.toolCallId, call.toolName);
-    converted.push(rememberOrigin(result.message, message));
+    converted.push(result.message);
   });
   return { messages: converted, repairs };
 }

@@ -1,4 +1,4 @@
-import { countTokens, type ToolDeclaration, toolResultsOf } from '@ctxkit/context-core';
+import { countTokensUncached, type ToolDeclaration, toolResultsOf } from '@ctxkit/context-core';
 import { createContextManager } from '@ctxkit/context-manager';
 import { AIMessage, type BaseMessage, HumanMessage } from '@langchain/core/messages';
 import { fakeModel } from '@langchain/core/testing';
@@ -78,8 +78,9 @@ describe('contextMiddleware in a createAgent loop', () => {
       expect(sent[0]?.text).toBe(SYSTEM);
       const { messages, repairs } = toCtxkitMessages(sent);
       expect(repairs).toEqual([]);
-      // Every request fits: messages (the system prompt among them) and the bound tools.
-      const promptTokens = countTokens(messages, manager.counter) + toolTokens;
+      // Every request fits: messages (the system prompt among them) and the bound tools, counted
+      // afresh, without the counts cached during the fits.
+      const promptTokens = countTokensUncached(messages, manager.counter) + toolTokens;
       expect(promptTokens, `request ${index}`).toBeLessThanOrEqual(manager.maxTokens);
       expect(fits[index]?.report.toolTokens).toBe(toolTokens);
       // The task is still there, right after the system prompt.

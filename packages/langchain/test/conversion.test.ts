@@ -118,6 +118,34 @@ describe('toCtxkitMessages', () => {
   });
 });
 
+describe('converting the same messages at every step', () => {
+  it('gives the same ctxkit objects for unchanged messages, and converts a replaced field again', () => {
+    const task = new HumanMessage('Count the rows.');
+    const [call, result] = toolTurn('c1', '3 rows') as [AIMessage, ToolMessage];
+    const first = toCtxkitMessages([task, call, result]).messages;
+    const second = toCtxkitMessages([task, call, result]).messages;
+    second.forEach((message, index) => {
+      expect(message).toBe(first[index]);
+    });
+    result.content = '4 rows';
+    const third = toCtxkitMessages([task, call, result]).messages;
+    expect(third[0]).toBe(first[0]);
+    expect(third[2]).not.toBe(first[2]);
+    expect(JSON.stringify(third[2]?.content)).toContain('4 rows');
+  });
+
+  it('names a tool result after the call it follows in this history', () => {
+    const result = new ToolMessage({ content: 'ok', tool_call_id: 'c1' });
+    const callBy = (name: string) =>
+      new AIMessage({ content: '', tool_calls: [{ id: 'c1', name, args: {} }] });
+    const toolName = (messages: BaseMessage[]) =>
+      (toCtxkitMessages(messages).messages[1]?.content as { toolName: string }[] | undefined)?.[0]
+        ?.toolName;
+    expect(toolName([callBy('query'), result])).toBe('query');
+    expect(toolName([callBy('search'), result])).toBe('search');
+  });
+});
+
 describe('toLangChainMessages', () => {
   it('takes an artifact that is not JSON data back from the message it came from', () => {
     const artifact = new Rows([1, 2, 3]);
