@@ -1,3 +1,4 @@
+import type { BaseMessage } from '@langchain/core/messages';
 import { createMiddleware } from 'langchain';
 import { fitLangChainMessages, type LangChainFitResult } from './fit-langchain-messages.js';
 import { type ManagerChoice, resolveManager } from './resolve-manager.js';
@@ -59,7 +60,8 @@ export function contextMiddleware(options: ContextMiddlewareOptions = {}) {
           ? conversationId(request)
           : (conversationId ?? threadId(runtime.configurable?.thread_id));
       const result = await fitLangChainMessages(manager, request.messages, {
-        system: request.systemMessage,
+        // `systemMessage` came after 1.0; `systemPrompt` is what earlier releases give.
+        system: (request as { systemMessage?: BaseMessage }).systemMessage ?? request.systemPrompt,
         tools: request.tools,
         ...(runtime.signal === undefined ? {} : { signal: runtime.signal }),
         ...(id === undefined ? {} : { conversationId: id }),
