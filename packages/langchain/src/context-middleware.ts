@@ -1,0 +1,78 @@
+import type { BaseMessage } from '@langchain/core/messages';
+import { createMiddleware } from 'langchain';
+import { fitLangChainMessages, type LangChainFitResult } from './fit-langchain-messages.js';
+import { type ManagerChoice, resolveManager } from './resolve-manager.js';
+
+/** Options of {@link contextMiddleware}. */
+export interface ContextMiddlewareOptions extends ManagerChoice {
+  /**
+   * The conversation, for summaries kept per conversation and the `context.compressed` event: a
+   * fixed id, or one read from each model request.
+   *
+   * @default the run's `thread_id` (`configurable.thread_id`), when it has one
+   */
+  conversationId?: string | ((request: { runtime: unknown }) => string | undefined);
+  /**
+   * Called after each fit with what it did: the report, and the repairs made to the messages.
+   *
+   * @default none
+   */
+  onFit?: (result: LangChainFitResult) => void;
+  /**
+   * Pin the first human message (the task) so that no compressor drops it; see
+   * `LangChainFitOptions.keepFirstUserMessage`.
+   *
+   * @default true
+   */
+  keepFirstUserMessage?: boolean;
+}
+
+/**
+ * A `createAgent` middleware that fits what the model sees to its window before every model
+ * call: the agent's messages are fitted by a ctxkit manager with the system prompt and the bound
+ * tools counted, and the model gets the fitted messages.
+ *
+ * It wraps the model call (`wrapModelCall`) instead of running `beforeModel`: `beforeModel`
+ * returns state updates, so what it cut would be cut from the agent's stored history for good
+ * (and from every later step, checkpoint and the result the caller gets), while `wrapModelCall`
+ * changes only the request one model call receives. Each step fits the whole history again.
+ *
+ * @param options - the manager (or its options), the conversation id, a callback per fit
+ * @returns the middleware
+ * @throws InvalidOptionError (`invalid_option`) for manager options `createContextManager` refuses
+ * @example
+ * ```ts
+ * const agent = createAgent({ model, tools, middleware: [contextMiddleware({ model: 'gpt-4o' })] });
+ * ```
+ */
+export function contextMiddleware(options: ContextMiddlewareOptions = {}) {
+  const { conversationId, onFit, keepFirstUserMessage, ...choice } = options;
+  const manager = resolveManager(choice);
+  return createMiddleware({
+    name: 'CtxkitContextMiddleware',
+    wrapModelCall: async (request, handler) => {
+      const runtime = request.runtime as {
+        signal?: AbortSignal;
+        configurable?: { thread_id?: unknown };
+      };
+      const id =
+        typeof conversationId === 'function'
+          ? conversationId(request)
+          : (conversationId ?? threadId(runtime.configurable?.thread_id));
+      const result = await fitLangChainMessages(manager, request.messages, {
+        // `systemMessage` came after 1.0; `systemPrompt` is what earlier releases give.
+        system: (request as { systemMessage?: BaseMessage }).systemMessage ?? request.systemPrompt,
+        tools: request.tools,
+        ...(runtime.signal === undefined ? {} : { signal: runtime.signal }),
+        ...(id === undefined ? {} : { conversationId: id }),
+        ...(keepFirstUserMessage === undefined ? {} : { keepFirstUserMessage }),
+      });
+      onFit?.(result);
+      return handler({ ...request, messages: result.messages });
+    },
+  });
+}
+
+function threadId(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}

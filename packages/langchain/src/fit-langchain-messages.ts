@@ -1,0 +1,145 @@
+import type { ContextManager, FitReport, Message, ToolDeclaration } from '@ctxkit/context-core';
+import type { BaseMessage } from '@langchain/core/messages';
+import { originOf, rememberOrigin } from './message-origin.js';
+import { type ConversionRepair, toCtxkitMessages } from './to-ctxkit-messages.js';
+import { toLangChainMessage } from './to-langchain-messages.js';
+import { toolDeclarations } from './tool-declarations.js';
+
+/** Options of {@link fitLangChainMessages}. */
+export interface LangChainFitOptions {
+  /**
+   * The system prompt sent beside the messages: counted, not put in the output.
+   *
+   * @default none (system messages inside the messages are kept and counted)
+   */
+  system?: string | BaseMessage | readonly BaseMessage[];
+  /**
+   * The tools bound to the model (LangChain tools or built-in tool objects): counted as the
+   * manager counts tool definitions.
+   *
+   * @default none
+   */
+  tools?: readonly unknown[];
+  /** Aborts the fit. @default none */
+  signal?: AbortSignal;
+  /** The conversation, for summaries kept per conversation and the event. @default none */
+  conversationId?: string;
+  /** A tighter budget for this call. @default the manager's */
+  maxTokens?: number;
+  /**
+   * Pin the first human message (an agent's task) so that no compressor drops it: the model
+   * keeps knowing what it is doing however long the loop runs. A first message too large to fit
+   * beside the system prompt, the tools and the newest turn then makes the fit fail with a
+   * `BudgetError` instead of being dropped; pass `false` to leave it to the compressor.
+   *
+   * @default true
+   */
+  keepFirstUserMessage?: boolean;
+}
+
+/** What {@link fitLangChainMessages} returns. */
+export interface LangChainFitResult {
+  /** The messages to send: the input's own objects where nothing was changed. */
+  messages: BaseMessage[];
+  /** The manager's report; `changes` indexes the input and output messages. */
+  report: FitReport;
+  /** Repairs the conversion made (a tool result without its call became a user message). */
+  repairs: ConversionRepair[];
+}
+
+/**
+ * Fits LangChain messages with the manager: converts them (see `toCtxkitMessages`), fits them
+ * with the system prompt and the tools counted, and converts the result back. A message the fit
+ * left alone comes back as the very input object; a changed one is rebuilt with everything else
+ * it had.
+ *
+ * @param manager - the context manager
+ * @param messages - the messages of this model call, oldest first
+ * @param options - the system prompt, the tools, the signal, the conversation
+ * @returns the messages to send, the report and the repairs
+ * @throws InvalidMessageError (`invalid_message`) for messages that cannot be converted or form
+ *   no valid history
+ * @throws BudgetError (`budget_exceeded`) when the system prompt, the tools and what must be kept
+ *   do not fit
+ */
+export async function fitLangChainMessages(
+  manager: ContextManager,
+  messages: readonly BaseMessage[],
+  options: LangChainFitOptions = {},
+): Promise<LangChainFitResult> {
+  const converted = toCtxkitMessages(messages);
+  if (options.keepFirstUserMessage !== false) pinFirstUserMessage(converted.messages);
+  const system = systemOf(options.system);
+  const tools: ToolDeclaration[] | undefined =
+    options.tools === undefined || options.tools.length === 0
+      ? undefined
+      : toolDeclarations(options.tools);
+  const { messages: fitted, report } = await manager.fit(converted.messages, {
+    ...(system === undefined ? {} : { system }),
+    ...(tools === undefined ? {} : { tools }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.conversationId === undefined ? {} : { conversationId: options.conversationId }),
+    ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
+  });
+  return {
+    messages: backToLangChain(fitted, report, messages),
+    report,
+    repairs: converted.repairs,
+  };
+}
+
+function backToLangChain(
+  fitted: readonly Message[],
+  report: FitReport,
+  inputs: readonly BaseMessage[],
+): BaseMessage[] {
+  if (fitted.every((message) => originOf(message) !== undefined)) {
+    return fitted.map((message) => originOf(message) as BaseMessage);
+  }
+  const origins: (BaseMessage | undefined)[] = [];
+  for (const change of report.changes) {
+    if (change.outputIndex !== null && change.inputIndex !== null) {
+      origins[change.outputIndex] = inputs[change.inputIndex];
+    }
+  }
+  return fitted.flatMap((message, index) => {
+    const origin = originOf(message);
+    if (origin !== undefined) return [origin];
+    return toLangChainMessage(message, index, origins[index]);
+  });
+}
+
+const pinnedCopies = new WeakMap<Message, Message>();
+
+/**
+ * Replaces the first message converted from a human message by a pinned copy: the same copy at
+ * every step, so that its token count stays cached.
+ */
+function pinFirstUserMessage(messages: Message[]): void {
+  const index = messages.findIndex(
+    (message) => message.role === 'user' && originOf(message)?.type === 'human',
+  );
+  const first = messages[index];
+  if (first === undefined) return;
+  let pinned = pinnedCopies.get(first);
+  if (pinned === undefined) {
+    pinned = rememberOrigin(
+      { ...first, meta: { ...first.meta, pinned: true } },
+      originOf(first) as BaseMessage,
+    );
+    pinnedCopies.set(first, pinned);
+  }
+  messages[index] = pinned;
+}
+
+function systemOf(system: LangChainFitOptions['system']): string | Message[] | undefined {
+  if (system === undefined || typeof system === 'string') return system === '' ? undefined : system;
+  const list = Array.isArray(system) ? system : [system as BaseMessage];
+  const converted = toCtxkitMessages(list).messages;
+  return converted.every(
+    (message) =>
+      message.content === '' || (Array.isArray(message.content) && message.content.length === 0),
+  )
+    ? undefined
+    : converted;
+}

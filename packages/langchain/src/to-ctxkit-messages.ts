@@ -1,0 +1,330 @@
+import {
+  InvalidMessageError,
+  type JsonValue,
+  jsonDataProblem,
+  type Message,
+  type Part,
+  type Role,
+  type ToolCallPart,
+  type ToolOutputContentPart,
+  type ToolResultOutput,
+} from '@ctxkit/context-core';
+import type { BaseMessage } from '@langchain/core/messages';
+import { blockToPart } from './content-block-codec.js';
+import { cachedConversion } from './conversion-cache.js';
+import { rememberOrigin } from './message-origin.js';
+import { LANGCHAIN_KEY, SOURCE } from './source.js';
+
+/** A change the conversion made so that the messages form a history a model accepts. */
+export interface ConversionRepair {
+  /** Index of the LangChain message repaired. */
+  readonly index: number;
+  /** What was done: a tool result whose call is not before it became a user message. */
+  readonly action: 'tool-result-to-user';
+  /** The call the result names. */
+  readonly toolCallId: string;
+  /** Why, for a person. */
+  readonly reason: string;
+}
+
+/** What {@link toCtxkitMessages} returns. */
+export interface CtxkitConversion {
+  /** One ctxkit message per LangChain message, in order. */
+  messages: Message[];
+  /** Every repair made, in order; empty for a well-formed history. */
+  repairs: ConversionRepair[];
+}
+
+/** Options of {@link toCtxkitMessages}. */
+export interface ToCtxkitOptions {
+  /**
+   * Tool calls made before these messages (in a part of the history not passed), whose results
+   * these messages may hold.
+   *
+   * @default none
+   */
+  knownToolCallIds?: Iterable<string>;
+}
+
+/**
+ * Converts LangChain messages to ctxkit messages, one for one and without loss: human, AI,
+ * system and tool messages; string and content-block content (see `blockToPart`); an AI
+ * message's `tool_calls` as tool-call parts after its content; a `ToolMessage` as one tool-result
+ * part (`status: 'error'` as `isError`). What ctxkit has no field for (`name`,
+ * `additional_kwargs`, `response_metadata`, `usage_metadata`, `invalid_tool_calls`, `status`,
+ * `metadata`, `artifact`, whether the content was a string) goes in `providerOptions.langchain`;
+ * a value there that is not JSON data is taken back from the LangChain message itself by
+ * {@link toLangChainMessages}. The message `id` becomes the ctxkit `id`.
+ *
+ * A `ToolMessage` whose call is not in an earlier AI message (or was answered already) cannot be
+ * sent to a model: it becomes a user message saying which call it answers, holding its output,
+ * and the repair is listed in `repairs`.
+ *
+ * @param messages - the LangChain messages, oldest first
+ * @param options - calls made before `messages`
+ * @returns the ctxkit messages and the repairs made
+ * @throws InvalidMessageError (`invalid_message`) for a message that is not a LangChain message
+ *   or of a type other than human, AI, system and tool, or for a content block that is not JSON
+ *   data (other than image and file bytes), naming its index
+ */
+export function toCtxkitMessages(
+  messages: readonly BaseMessage[],
+  options: ToCtxkitOptions = {},
+): CtxkitConversion {
+  if (!Array.isArray(messages)) {
+    throw invalid(-1, `expected an array of LangChain messages, got ${typeof messages}.`);
+  }
+  const pending = new Map<string, string>();
+  for (const id of options.knownToolCallIds ?? []) pending.set(id, '');
+  const converted: Message[] = [];
+  const repairs: ConversionRepair[] = [];
+  messages.forEach((message, index) => {
+    const type = messageType(message, index);
+    if (type === 'tool') {
+      const callId = (message as { tool_call_id?: unknown }).tool_call_id;
+      if (typeof callId !== 'string') throw invalid(index, 'a ToolMessage needs a tool_call_id.');
+      if (!pending.has(callId)) {
+        const reason = `its call ${JSON.stringify(callId)} is not in an earlier AI message, or was answered already`;
+        repairs.push({ index, action: 'tool-result-to-user', toolCallId: callId, reason });
+        converted.push(orphanResult(message, callId, index));
+        return;
+      }
+      const toolName = pending.get(callId) ?? '';
+      pending.delete(callId);
+      const result = cachedConversion(message, toolName, () => ({
+        message: rememberOrigin(toolMessage(message, callId, toolName, index), message),
+        calls: [],
+      }));
+      converted.push(result.message);
+      return;
+    }
+    const result = cachedConversion(message, '', () => {
+      const made = plainMessage(message, ROLE_OF[type] as Role, index);
+      return { message: rememberOrigin(made.message, message), calls: made.calls };
+    });
+    for (const call of result.calls) pending.set(call.toolCallId, call.toolName);
+    converted.push(result.message);
+  });
+  return { messages: converted, repairs };
+}
+
+// --- internal helpers ---
+
+const ROLE_OF: Readonly<Record<string, Role>> = {
+  human: 'user',
+  ai: 'assistant',
+  system: 'system',
+};
+
+function messageType(message: unknown, index: number): string {
+  const type =
+    typeof message === 'object' && message !== null && 'content' in message
+      ? (message as BaseMessage).type
+      : undefined;
+  if (type === 'tool' || (typeof type === 'string' && ROLE_OF[type] !== undefined)) return type;
+  throw invalid(
+    index,
+    type === undefined
+      ? 'expected a LangChain message (HumanMessage, AIMessage, SystemMessage or ToolMessage).'
+      : `a ${JSON.stringify(type)} message has no ctxkit role; pass human, AI, system and tool messages.`,
+  );
+}
+
+function plainMessage(
+  message: BaseMessage,
+  role: Role,
+  index: number,
+): { message: Message; calls: ToolCallPart[] } {
+  const carried = commonFields(message);
+  const calls: ToolCallPart[] = [];
+  // Every entry of tool_calls, in order: tool-call parts, and opaque parts for calls without an id.
+  const callParts: Part[] = [];
+  if (role === 'assistant') {
+    const ai = message as BaseMessage & {
+      tool_calls?: { id?: string; name: string; args: unknown }[];
+      invalid_tool_calls?: unknown[];
+      usage_metadata?: unknown;
+    };
+    for (const call of ai.tool_calls ?? []) {
+      const { id, name, args, ...rest } = call;
+      if (typeof id !== 'string') {
+        // A call without an id cannot be answered: it is carried as it is.
+        callParts.push({
+          type: 'opaque',
+          value: jsonOf(call, index, 'tool_calls'),
+          providerOptions: { [LANGCHAIN_KEY]: { toolCall: true } },
+        });
+        continue;
+      }
+      const extra = jsonOf(rest, index, 'tool_calls') as Record<string, JsonValue>;
+      const part: ToolCallPart = {
+        type: 'tool-call',
+        toolCallId: id,
+        toolName: name,
+        input: args,
+        ...(Object.keys(extra).length === 0 ? {} : { providerOptions: { [LANGCHAIN_KEY]: extra } }),
+      };
+      calls.push(part);
+      callParts.push(part);
+    }
+    if ((ai.invalid_tool_calls ?? []).length > 0) {
+      carry(carried, 'invalid_tool_calls', ai.invalid_tool_calls);
+    }
+    if (ai.usage_metadata !== undefined) carry(carried, 'usage_metadata', ai.usage_metadata);
+  }
+  const parts = callParts;
+  let content: Message['content'];
+  if (typeof message.content === 'string') {
+    if (parts.length === 0) content = message.content;
+    else {
+      carried.content = 'string';
+      content = [...(message.content === '' ? [] : [textPart(message.content)]), ...parts];
+    }
+  } else {
+    const blocks = contentArray(message, index);
+    content = [
+      ...blocks.map((block, at) => blockToPart(block, role, { index, block: at })),
+      ...parts,
+    ];
+  }
+  return { message: withFields({ role, content }, message, carried), calls };
+}
+
+function toolMessage(
+  message: BaseMessage,
+  callId: string,
+  toolName: string,
+  index: number,
+): Message {
+  const tool = message as BaseMessage & {
+    status?: 'success' | 'error';
+    metadata?: unknown;
+    artifact?: unknown;
+  };
+  const carried = commonFields(message);
+  // ctxkit always names the tool; remember that LangChain did not.
+  if (message.name === undefined) carried.unnamed = true;
+  if (tool.status !== undefined) carried.status = tool.status;
+  if (tool.metadata !== undefined) carry(carried, 'metadata', tool.metadata);
+  if (tool.artifact !== undefined) carry(carried, 'artifact', tool.artifact);
+  let output: ToolResultOutput;
+  if (typeof message.content === 'string') output = message.content;
+  else {
+    const blocks = contentArray(message, index);
+    const parts = blocks.map((block, at) => blockToPart(block, 'user', { index, block: at }));
+    if (parts.every(isToolOutputContent)) output = { type: 'content', value: parts };
+    else {
+      carried.content = 'json';
+      output = { type: 'json', value: jsonOf(blocks, index, 'content') };
+    }
+  }
+  const name = message.name ?? toolName;
+  return withFields(
+    {
+      role: 'tool',
+      content: [
+        {
+          type: 'tool-result',
+          toolCallId: callId,
+          toolName: name,
+          output,
+          ...(tool.status === 'error' ? { isError: true } : {}),
+        },
+      ],
+    },
+    message,
+    carried,
+  );
+}
+
+/** A user message standing for a tool result that has no call before it. */
+function orphanResult(message: BaseMessage, callId: string, index: number): Message {
+  const name = message.name === undefined ? '' : ` ${message.name}`;
+  const notice = textPart(
+    `[Result of tool call ${callId}${name}, whose call is not in this conversation:]`,
+  );
+  const body: Part[] =
+    typeof message.content === 'string'
+      ? [textPart(message.content)]
+      : contentArray(message, index).map((block, at) =>
+          blockToPart(block, 'user', { index, block: at }),
+        );
+  return {
+    role: 'user',
+    content: [notice, ...body],
+    ...(message.id === undefined ? {} : { id: message.id }),
+  };
+}
+
+function commonFields(message: BaseMessage): Record<string, JsonValue> {
+  const carried: Record<string, JsonValue> = {};
+  if (message.name !== undefined) carry(carried, 'name', message.name);
+  if (Object.keys(message.additional_kwargs ?? {}).length > 0) {
+    carry(carried, 'additional_kwargs', message.additional_kwargs);
+  }
+  if (Object.keys(message.response_metadata ?? {}).length > 0) {
+    carry(carried, 'response_metadata', message.response_metadata);
+  }
+  return carried;
+}
+
+/**
+ * Puts `value` under `key` when it is JSON data; otherwise lists `key` in `byReference`, to be
+ * taken back from the LangChain message itself.
+ */
+function carry(carried: Record<string, JsonValue>, key: string, value: unknown): void {
+  if (jsonDataProblem(value, key) === undefined) {
+    carried[key] = value as JsonValue;
+    return;
+  }
+  const byReference = (carried.byReference as string[] | undefined) ?? [];
+  carried.byReference = [...byReference, key];
+}
+
+function withFields(
+  base: Pick<Message, 'role' | 'content'>,
+  message: BaseMessage,
+  carried: Record<string, JsonValue>,
+): Message {
+  return {
+    ...base,
+    ...(message.id === undefined ? {} : { id: message.id }),
+    ...(Object.keys(carried).length === 0 ? {} : { providerOptions: { [LANGCHAIN_KEY]: carried } }),
+  };
+}
+
+function contentArray(message: BaseMessage, index: number): readonly unknown[] {
+  if (Array.isArray(message.content)) return message.content;
+  throw invalid(
+    index,
+    `content must be a string or an array of blocks, got ${typeof message.content}.`,
+  );
+}
+
+function isToolOutputContent(part: Part): part is ToolOutputContentPart {
+  return part.type === 'text' || part.type === 'image' || part.type === 'file';
+}
+
+function textPart(text: string): Part {
+  return { type: 'text', text };
+}
+
+function jsonOf(value: unknown, index: number, field: string): JsonValue {
+  const problem = jsonDataProblem(value, field);
+  if (problem === undefined) return value as JsonValue;
+  throw new InvalidMessageError({
+    code: 'invalid_message',
+    source: SOURCE,
+    message: `Invalid message ${index} (${field}): ${problem}`,
+    details: { index, field },
+  });
+}
+
+function invalid(index: number, problem: string): InvalidMessageError {
+  return new InvalidMessageError({
+    code: 'invalid_message',
+    source: SOURCE,
+    message: index < 0 ? `Invalid messages: ${problem}` : `Invalid message ${index}: ${problem}`,
+    details: index < 0 ? {} : { index },
+  });
+}
