@@ -296,7 +296,10 @@ export function isReasoningPart(part: Part): part is ReasoningPart | ThinkingPar
 
 /**
  * Whether `part` is reasoning a provider would reject edited: it carries a signature, redacted
- * data or encrypted content. Strategies keep such a part whole or drop it whole.
+ * data or encrypted content, as its own fields or in its provider options as the AI SDK and the
+ * wire readers keep them (Anthropic's `signature` / `redactedData`, OpenAI's
+ * `reasoningEncryptedContent`, Gemini's `thoughtSignature`). Strategies keep such a part whole or
+ * drop it whole.
  *
  * @param part - the part
  * @returns whether it is sealed reasoning
@@ -307,7 +310,26 @@ export function isSealedReasoning(part: Part): boolean {
   return (
     part.signature !== undefined ||
     part.redactedData !== undefined ||
-    part.encryptedContent !== undefined
+    part.encryptedContent !== undefined ||
+    sealedByProviderOptions(part.providerOptions)
+  );
+}
+
+/** Provider-option keys that seal a reasoning part: a signature or encrypted reasoning. */
+const SEALING_OPTIONS = [
+  'signature',
+  'redactedData',
+  'reasoningEncryptedContent',
+  'thoughtSignature',
+];
+
+function sealedByProviderOptions(options: ReasoningPart['providerOptions']): boolean {
+  if (options === undefined) return false;
+  return Object.values(options).some(
+    (entry) =>
+      typeof entry === 'object' &&
+      entry !== null &&
+      SEALING_OPTIONS.some((key) => (entry as Record<string, unknown>)[key] != null),
   );
 }
 

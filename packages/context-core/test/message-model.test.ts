@@ -12,6 +12,7 @@ import {
   mediaByteLength,
   messageText,
   type Part,
+  type ProviderOptions,
   partLabel,
   type TokenCounter,
   validateMessages,
@@ -329,6 +330,23 @@ describe('message model v2', () => {
       true,
     ]);
     expect(isSealedReasoning({ type: 'reasoning', text: 'plain' })).toBe(false);
+    // Sealed by the provider options the AI SDK and the wire readers keep signatures in.
+    const sealing: ProviderOptions[] = [
+      { anthropic: { signature: 'sig' } },
+      { anthropic: { redactedData: 'opaque' } },
+      { openai: { itemId: 'rs_1', reasoningEncryptedContent: 'gAAA' } },
+      { google: { thoughtSignature: 'c2ln' } },
+    ];
+    for (const providerOptions of sealing) {
+      expect(isSealedReasoning({ type: 'reasoning', text: 'thought', providerOptions })).toBe(true);
+    }
+    expect(
+      isSealedReasoning({
+        type: 'reasoning',
+        text: 'thought',
+        providerOptions: { openai: { itemId: 'rs_1', reasoningEncryptedContent: null } },
+      }),
+    ).toBe(false);
   });
 
   it('copies message data deep-equal, bytes and URLs included', () => {
