@@ -21,8 +21,10 @@ export type ContextCompressedEvent = ContextEventOf<
     originalCount: number;
     /** Messages after compression. */
     compressedCount: number;
-    /** Tokens of the history. */
+    /** Tokens of the history (of the messages counted, when `uncountedMessages` is set). */
     originalTokens?: number;
+    /** Messages dropped without being counted (they could not have been sent). */
+    uncountedMessages?: number;
     /** Tokens after compression. */
     estimatedTokens: number;
     /** Tokens the history had to fit. */

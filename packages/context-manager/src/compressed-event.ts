@@ -18,6 +18,9 @@ export function compressedEvent(conversationId: string, report: FitReport): Cont
       originalCount: report.originalCount,
       compressedCount: report.compressedCount,
       originalTokens: report.originalTokens,
+      ...(report.uncountedMessages === undefined
+        ? {}
+        : { uncountedMessages: report.uncountedMessages }),
       estimatedTokens: report.estimatedTokens,
       budgetTokens: report.budgetTokens,
       steps: report.steps,

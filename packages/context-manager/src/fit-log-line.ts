@@ -13,7 +13,9 @@ export function fitLogLine(report: FitReport): string {
     .join(', ');
   return (
     `ctxkit fit: ${report.originalCount} -> ${report.compressedCount} messages, ` +
-    `${report.originalTokens} -> ${report.estimatedTokens} tokens; prompt ${report.promptTokens} ` +
+    `${report.originalTokens} -> ${report.estimatedTokens} tokens` +
+    (report.uncountedMessages ? ` (${report.uncountedMessages} messages dropped uncounted)` : '') +
+    `; prompt ${report.promptTokens} ` +
     `of ${report.maxTokens} (system ${report.systemTokens}, tools ${report.toolTokens}); ` +
     `counter ${report.counter}${steps ? `; steps: ${steps}` : ''}`
   );

@@ -26,11 +26,13 @@ export interface FormatReportOptions {
  */
 export function formatReport(report: FitReport, options: FormatReportOptions = {}): string {
   const maxRows = options.maxRows ?? 40;
+  const uncounted = report.uncountedMessages ?? 0;
   const lines = [
     `fit: ${n(report.originalCount)} -> ${n(report.compressedCount)} messages, prompt ` +
       `${n(report.promptTokens)} of ${n(report.maxTokens)} tokens (messages ` +
       `${n(report.estimatedTokens)}, system ${n(report.systemTokens)}, tools ` +
-      `${n(report.toolTokens)}; ${report.counter})`,
+      `${n(report.toolTokens)}; ${report.counter})` +
+      (uncounted > 0 ? `; ${n(uncounted)} dropped without being counted` : ''),
   ];
   for (const step of report.steps) {
     const did = (['truncated', 'masked', 'dropped', 'summarized'] as const)

@@ -218,3 +218,24 @@ describe('bad input', () => {
     expect(error.code).toBe('budget_exceeded');
   });
 });
+
+describe('messages dropped without being counted', () => {
+  it('are shown by formatReport and stored in the event', async () => {
+    const events = createInMemoryEventStore();
+    const manager = createContextManager({
+      maxTokens: 3_000,
+      counter: createHeuristicCounter(),
+      compressor: trimToBudget(),
+      events,
+    });
+    const { report } = await manager.fit(agentArray(1_200, 200), { conversationId: 'long' });
+    const uncounted = report.uncountedMessages ?? 0;
+    expect(uncounted).toBeGreaterThan(0);
+    expect(report.changes.filter((change) => change.tokensBefore === null)).toHaveLength(uncounted);
+    expect(formatReport(report)).toContain(
+      `${uncounted.toLocaleString('en-US')} dropped without being counted`,
+    );
+    const [event] = await events.listEvents('long');
+    expect((event?.payload as { uncountedMessages?: number }).uncountedMessages).toBe(uncounted);
+  });
+});
