@@ -236,6 +236,7 @@ describe('messages dropped without being counted', () => {
       `${uncounted.toLocaleString('en-US')} dropped without being counted`,
     );
     const [event] = await events.listEvents('long');
-    expect((event?.payload as { uncountedMessages?: number }).uncountedMessages).toBe(uncounted);
+    const payload = event?.payload as { uncountedMessages?: number } | undefined;
+    expect(payload?.uncountedMessages).toBe(uncounted);
   });
 });
