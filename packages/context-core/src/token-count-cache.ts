@@ -98,13 +98,24 @@ function record(value: unknown, out: unknown[], path: Set<object>, depth: number
     return;
   }
   out.push(value);
-  if (value instanceof Uint8Array || value instanceof ArrayBuffer) {
-    out.push(value.byteLength);
+  if (Array.isArray(value)) {
+    // Arrays by length and element: no key strings to compare on every check.
+    out.push(value.length);
+    path.add(value);
+    for (let index = 0; index < value.length; index += 1)
+      record(value[index], out, path, depth + 1);
+    path.delete(value);
     return;
   }
-  if (value instanceof URL) {
-    out.push(value.href);
-    return;
+  if (!isPlainObject(value)) {
+    if (value instanceof Uint8Array || value instanceof ArrayBuffer) {
+      out.push(value.byteLength);
+      return;
+    }
+    if (value instanceof URL) {
+      out.push(value.href);
+      return;
+    }
   }
   path.add(value);
   for (const key in value) {
@@ -122,13 +133,27 @@ function matches(value: unknown, cursor: { values: readonly unknown[]; at: numbe
   const { values } = cursor;
   if (values[cursor.at++] !== value) return false;
   if (typeof value !== 'object' || value === null) return true;
-  if (value instanceof Uint8Array || value instanceof ArrayBuffer) {
-    return values[cursor.at++] === value.byteLength;
+  if (Array.isArray(value)) {
+    if (values[cursor.at++] !== value.length) return false;
+    for (let index = 0; index < value.length; index += 1)
+      if (!matches(value[index], cursor)) return false;
+    return true;
   }
-  if (value instanceof URL) return values[cursor.at++] === value.href;
+  if (!isPlainObject(value)) {
+    if (value instanceof Uint8Array || value instanceof ArrayBuffer) {
+      return values[cursor.at++] === value.byteLength;
+    }
+    if (value instanceof URL) return values[cursor.at++] === value.href;
+  }
   for (const key in value) {
     if (values[cursor.at++] !== key) return false;
     if (!matches((value as Record<string, unknown>)[key], cursor)) return false;
   }
   return true;
+}
+
+/** Whether `value` is a plain object (an object literal, or of no prototype): the common case. */
+function isPlainObject(value: object): boolean {
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   countMessageTokens,
   countTokens,
+  countTokensUncached,
   hasValidTokenCount,
   MESSAGE_OVERHEAD_TOKENS,
   type Message,
@@ -124,6 +125,25 @@ describe('countMessageTokens', () => {
     const before = countMessageTokens(call, charCounter);
     input.query.text = 'y'.repeat(3_000);
     expect(countMessageTokens(call, charCounter)).toBe(before + 2_999);
+  });
+
+  it('counts again after an array inside the content shrank, grew, or had an element replaced', () => {
+    const rows = [{ name: 'a' }, { name: 'b' }];
+    const tags = ['x', 'y'];
+    const call: Message = {
+      role: 'assistant',
+      content: [{ type: 'tool-call', toolCallId: 'c', toolName: 't', input: { rows, tags } }],
+    };
+    const fresh = () => countTokensUncached([call], charCounter);
+    expect(countMessageTokens(call, charCounter)).toBe(fresh());
+    tags.pop();
+    expect(countMessageTokens(call, charCounter)).toBe(fresh());
+    tags.push('a longer tag', 'another');
+    expect(countMessageTokens(call, charCounter)).toBe(fresh());
+    rows[1] = { name: 'a much longer name' };
+    expect(countMessageTokens(call, charCounter)).toBe(fresh());
+    (rows[0] as { name: string }).name = 'edited in place, deep in an array';
+    expect(countMessageTokens(call, charCounter)).toBe(fresh());
   });
 });
 
