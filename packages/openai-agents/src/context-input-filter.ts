@@ -1,0 +1,116 @@
+import type { ContextManager, FitReport, FitResult, Logger, Message } from '@ctxkit/context-core';
+import { type ContextManagerOptions, createContextManager } from '@ctxkit/context-manager';
+import type { AgentInputItem, CallModelInputFilter, ModelInputData } from '@openai/agents-core';
+import { agentToolDeclarations } from './agent-tool-declarations.js';
+import { messagesToItems } from './messages-to-items.js';
+import { type OrphanResultRepair, toFittableMessages } from './repair-orphan-results.js';
+
+/** What {@link ContextInputFilterOptions.onFit} is told after each fit. */
+export interface InputFit {
+  /** The manager's report: budget, tokens, what became of each input item (one message each). */
+  readonly report: FitReport;
+  /** The `function_call_result` items passed through without their call. */
+  readonly repairs: readonly OrphanResultRepair[];
+}
+
+/** Options of {@link contextInputFilter}: a ready manager, or the options to make one. */
+export interface ContextInputFilterOptions extends ContextManagerOptions {
+  /**
+   * The manager to fit with; when given, the manager options beside it are not used.
+   *
+   * @default a manager made with `createContextManager` from the other options
+   */
+  manager?: ContextManager;
+  /**
+   * The conversation, for summarizing compressors and the `context.compressed` event.
+   *
+   * @default none
+   */
+  conversationId?: string;
+  /**
+   * Whether the first user message (the task) is pinned, so that no compressor drops it.
+   *
+   * @default true
+   */
+  keepFirstUserMessage?: boolean;
+  /**
+   * Called after each fit with its report and the repairs made.
+   *
+   * @default none
+   */
+  onFit?: (fit: InputFit) => void;
+}
+
+/**
+ * A `callModelInputFilter` for the Agents SDK's `run()` and `Runner` that fits every model call
+ * to the window: the input items (converted to ctxkit messages one each, see
+ * {@link itemsToMessages}), the instructions as the system prompt and the agent's tools and
+ * handoffs (see {@link agentToolDeclarations}) are fitted by a ctxkit manager, and the items that
+ * survive go to the model, the input's own objects where nothing was changed. The first user
+ * message is pinned unless `keepFirstUserMessage` is false. A
+ * `function_call_result` without its call is passed through verbatim and reported to `onFit` and
+ * as a `warn` line to the logger, never dropped silently.
+ *
+ * @param options - a `manager`, or the options of `createContextManager`; `conversationId`, `onFit`
+ * @returns the filter
+ * @throws InvalidOptionError (`invalid_option`) at creation for bad manager options; from the
+ *   filter, InvalidMessageError for malformed items and BudgetError when the input cannot fit
+ * @example
+ * ```ts
+ * const result = await run(agent, 'Go.', { callModelInputFilter: contextInputFilter({ model: 'gpt-4o' }) });
+ * ```
+ */
+export function contextInputFilter(options: ContextInputFilterOptions = {}): CallModelInputFilter {
+  const {
+    manager: given,
+    conversationId,
+    onFit,
+    keepFirstUserMessage = true,
+    ...managerOptions
+  } = options;
+  const manager = given ?? createContextManager(managerOptions);
+  const logger: Logger | undefined = managerOptions.logger;
+  const converted = new WeakMap<object, Message>();
+  const filter: CallModelInputFilter = async ({ modelData, agent }): Promise<ModelInputData> => {
+    const { messages, repairs } = toFittableMessages(modelData.input, converted);
+    if (keepFirstUserMessage) pinFirstUserMessage(messages);
+    const fit = await manager.fit(messages, {
+      ...(modelData.instructions === undefined ? {} : { system: modelData.instructions }),
+      tools: agentToolDeclarations(agent),
+      ...(conversationId === undefined ? {} : { conversationId }),
+    });
+    if (repairs.length > 0) {
+      logger?.warn(
+        `openai-agents: ${repairs.length} function_call_result item(s) without their call passed through (call ids ${repairs.map((repair) => repair.callId).join(', ')})`,
+      );
+    }
+    onFit?.({ report: fit.report, repairs });
+    return { ...modelData, input: fittedItems(modelData.input, fit) };
+  };
+  // The filter changes no item, so the SDK may pass its own: converted messages are then reused.
+  filter.preserveInputIdentity = true;
+  return filter;
+}
+
+// --- internal helpers ---
+
+/** Marks the first user message of `messages` pinned, in place (the array is the filter's own). */
+function pinFirstUserMessage(messages: Message[]): void {
+  const index = messages.findIndex((message) => message.role === 'user');
+  const message = messages[index];
+  if (message !== undefined)
+    messages[index] = { ...message, meta: { ...message.meta, pinned: true } };
+}
+
+/** The output items: the input's own item for a kept message, the converted message otherwise. */
+function fittedItems(input: readonly AgentInputItem[], fit: FitResult): AgentInputItem[] {
+  const slots: AgentInputItem[][] = fit.messages.map(() => []);
+  for (const change of fit.report.changes) {
+    if (change.outputIndex === null) continue;
+    slots[change.outputIndex] =
+      change.action === 'kept' && change.inputIndex !== null
+        ? [input[change.inputIndex] as AgentInputItem]
+        : messagesToItems([change.message ?? (fit.messages[change.outputIndex] as Message)]);
+  }
+  return slots.flat();
+}

@@ -1,0 +1,9 @@
+export { agentToolDeclarations } from './agent-tool-declarations.js';
+export {
+  type ContextInputFilterOptions,
+  contextInputFilter,
+  type InputFit,
+} from './context-input-filter.js';
+export { itemsToMessages } from './items-to-messages.js';
+export { messagesToItems } from './messages-to-items.js';
+export type { OrphanResultRepair } from './repair-orphan-results.js';
