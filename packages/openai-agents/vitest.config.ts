@@ -19,5 +19,11 @@ function selection(): { include: string[]; exclude: string[] } {
 
 export default defineProject({
   ...sourceResolution,
-  test: { name: 'openai-agents', ...sharedTestOptions, ...selection() },
+  test: {
+    name: 'openai-agents',
+    ...sharedTestOptions,
+    ...selection(),
+    // provider-sqlite's throwaway PostgreSQL cluster, for the session tests.
+    globalSetup: ['../provider-sqlite/test/postgres/global-setup.ts'],
+  },
 });

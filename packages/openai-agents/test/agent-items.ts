@@ -262,4 +262,13 @@ export const arbitraryItems: fc.Arbitrary<AgentInputItem[]> = fc
       ),
     ),
   )
-  .map((units) => units.flat());
+  .map((units) => units.flat().map((item) => plain(item)));
+
+/** `value` rebuilt from plain objects and arrays (fast-check makes some without a prototype). */
+function plain<T>(value: T): T {
+  if (Array.isArray(value)) return value.map((entry) => plain(entry)) as T;
+  if (typeof value !== 'object' || value === null || value instanceof Uint8Array) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([name, entry]) => [name, plain(entry)]),
+  ) as T;
+}
