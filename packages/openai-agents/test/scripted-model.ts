@@ -17,14 +17,17 @@ export type ReceivedRequest = ModelRequest;
 export class ScriptedModel implements Model {
   /** The requests received, in order. */
   readonly requests: ReceivedRequest[] = [];
+  /** The abort signal of each request, in order. */
+  readonly signals: (AbortSignal | undefined)[] = [];
 
   constructor(
     private readonly script: (request: ModelRequest, step: number) => AgentOutputItem[],
   ) {}
 
   async getResponse(request: ModelRequest): Promise<ModelResponse> {
-    const { signal: _signal, ...copyable } = request;
+    const { signal, ...copyable } = request;
     this.requests.push(structuredClone(copyable) as ReceivedRequest);
+    this.signals.push(signal);
     const step = this.requests.length - 1;
     return { usage: new Usage(), output: this.script(request, step), responseId: `resp_${step}` };
   }
