@@ -25,6 +25,9 @@ type Fields = Record<string, unknown>;
  *
  * @param items - the items, oldest first
  * @returns one message per item, in order
+ * @throws InvalidMessageError (`invalid_message`) when `items` is not an array, an item is not an
+ *   object, or a message item's content is neither text nor an array of content parts, naming
+ *   the item's index
  */
 export function itemsToMessages(items: readonly AgentInputItem[]): Message[] {
   return convertItems(items);
