@@ -21,10 +21,11 @@ type Fields = Record<string, unknown>;
  * summary, a notice) becomes a message item of its role.
  *
  * @param messages - the messages, oldest first
- * @returns one item per message, in order
+ * @returns one item per message, in order; none for a message made from a function call, result
+ *   or reasoning item whose parts were all removed
  */
 export function messagesToItems(messages: readonly Message[]): AgentInputItem[] {
-  return messages.map((message) => messageToItem(message) as unknown as AgentInputItem);
+  return messages.flatMap((message) => messageToItems(message) as unknown as AgentInputItem[]);
 }
 
 // --- internal helpers ---
@@ -39,6 +40,18 @@ function envelopeOf(holder: { providerOptions?: Message['providerOptions'] }): E
   if (options === undefined) return { fields: {}, extra: {} };
   const { fields, ...extra } = options;
   return { fields: (fields as Fields | undefined) ?? {}, extra };
+}
+
+/** The item `message` stands for, as a list: empty when nothing of a non-message item is left. */
+function messageToItems(message: Message): Fields[] {
+  const { fields } = envelopeOf(message);
+  if (isOtherItem(fields) && messageParts(message).length === 0) return [];
+  return [messageToItem(message)];
+}
+
+/** Whether the item was not a message (a function call, a result, reasoning). */
+function isOtherItem(fields: Fields): boolean {
+  return fields.type !== undefined && fields.type !== 'message';
 }
 
 function messageToItem(message: Message): Fields {
@@ -76,10 +89,13 @@ function messageItem(message: Message, fields: Fields): Fields {
   return { ...base, content: message.content.map((part) => userPart(part)) };
 }
 
-/** Drops the fields of a function call, result or reasoning item whose parts a compressor replaced. */
+/**
+ * The fields a message item keeps: all of a message's, none of a function call's, result's or
+ * reasoning item's whose parts a compressor replaced (their ids and provider data belong to that
+ * kind of item, and the API refuses them on a message).
+ */
 function withoutKindFields(fields: Fields): Fields {
-  if (fields.type === undefined || fields.type === 'message') return fields;
-  return keep({ id: fields.id, providerData: fields.providerData, type: 'message' });
+  return isOtherItem(fields) ? { type: 'message' } : fields;
 }
 
 function userPart(part: Part): Fields {
