@@ -1,8 +1,13 @@
-import { assertConversationId, assertValidLimit, type Message } from '@ctxkit/context-core';
+import {
+  assertConversationId,
+  assertValidLimit,
+  ContextError,
+  type Message,
+} from '@ctxkit/context-core';
 import type { KyselyProvider } from '@ctxkit/provider-sqlite';
 import type { AgentInputItem, Session } from '@openai/agents-core';
+import { itemsToMessages, opaqueMessage } from './items-to-messages.js';
 import { messagesToItems } from './messages-to-items.js';
-import { toFittableMessages } from './repair-orphan-results.js';
 import { SOURCE } from './source.js';
 
 /** Options of {@link createProviderSession}. */
@@ -26,7 +31,8 @@ export interface ProviderSessionOptions {
  * items back deep-equal), readable by ctxkit's own tools (auto-reset, inspectors). Nothing is
  * deleted: `popItem` archives the newest message alone and `clearSession` archives the whole
  * conversation, so `provider.listArchives(sessionId)` and `getArchive` still read them. A
- * `function_call_result` without its call is stored verbatim as an opaque message.
+ * `function_call_result` answers its call whether the call came in the same `addItems` or an
+ * earlier one; one without its call (or a second one) is stored verbatim as an opaque message.
  *
  * @param options - the provider and the session id
  * @returns the session
@@ -52,7 +58,7 @@ export function createProviderSession(options: ProviderSessionOptions): Session 
     },
     async addItems(items: AgentInputItem[]): Promise<void> {
       if (items.length === 0) return;
-      await provider.append(sessionId, toFittableMessages(items).messages);
+      await appendVerbatimWhereRefused(provider, sessionId, items);
     },
     async popItem(): Promise<AgentInputItem | undefined> {
       for (;;) {
@@ -71,6 +77,40 @@ export function createProviderSession(options: ProviderSessionOptions): Session 
 }
 
 // --- internal helpers ---
+
+/**
+ * Appends the items as messages in one batch. The provider checks tool results against the calls
+ * stored before and in the batch; an item it refuses for its call id (a result whose call is
+ * not stored, a second result, a call id used twice) is stored verbatim as an opaque message
+ * instead, and the batch tried again: nothing is written until the whole batch is accepted.
+ */
+async function appendVerbatimWhereRefused(
+  provider: KyselyProvider,
+  sessionId: string,
+  items: readonly AgentInputItem[],
+): Promise<void> {
+  const messages = itemsToMessages(items);
+  for (;;) {
+    try {
+      await provider.append(sessionId, messages);
+      return;
+    } catch (error) {
+      const index = refusedForCallId(error, messages);
+      if (index === undefined) throw error;
+      messages[index] = opaqueMessage(items[index] as AgentInputItem);
+    }
+  }
+}
+
+/** The index of the message `error` refuses for its tool call id, unless already opaque. */
+function refusedForCallId(error: unknown, messages: readonly Message[]): number | undefined {
+  if (!ContextError.isInstance(error, 'invalid_message')) return undefined;
+  const { index, field } = error.details;
+  if (field !== 'toolCallId' || typeof index !== 'number') return undefined;
+  const message = messages[index];
+  if (message === undefined || typeof message.content === 'string') return undefined;
+  return message.content.some((part) => part.type === 'opaque') ? undefined : index;
+}
 
 function newest(messages: Message[], limit: number): Message[] {
   return limit === 0 ? [] : messages.slice(-limit);

@@ -59,6 +59,15 @@ describe.skipIf(url === '')(`PostgreSQL${skipReason ? ` (skipped: ${skipReason})
       'user',
       'assistant',
     ]);
+    // Stored as ctxkit reads it: the result answers its call, whichever batch each came in.
+    const history = await provider.getHistory(`run_${process.pid}`);
+    expect(history[2]?.content).toEqual([
+      expect.objectContaining({
+        type: 'tool-result',
+        toolCallId: 'call_0',
+        output: { type: 'content', value: [expect.objectContaining({ type: 'text', text: '42' })] },
+      }),
+    ]);
     const lastInput = model.requests[2]?.input as AgentInputItem[];
     expect(lastInput.slice(0, 5)).toEqual(stored.slice(0, 5));
     await provider.close();

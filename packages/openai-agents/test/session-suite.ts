@@ -118,6 +118,30 @@ export function testProviderSession(name: string, database: SessionDatabase): vo
       expect(await stored.getItems()).toStrictEqual([user('again')]);
     });
 
+    it('stores a result added after its call as the tool result answering that call', async () => {
+      await ready;
+      const stored = session();
+      const id = await stored.getSessionId();
+      await stored.addItems([user('a'), call('c1')]);
+      await stored.addItems([result('c1', 'rows'), result('c1', 'again')]);
+      expect(await stored.getItems()).toStrictEqual([
+        user('a'),
+        call('c1'),
+        result('c1', 'rows'),
+        result('c1', 'again'),
+      ]);
+      const history = await provider.getHistory(id);
+      expect(history.map((message) => message.role)).toEqual([
+        'user',
+        'assistant',
+        'tool',
+        'assistant',
+      ]);
+      expect(history[2]?.content).toEqual([
+        expect.objectContaining({ type: 'tool-result', toolCallId: 'c1', output: 'rows' }),
+      ]);
+    });
+
     it('stores a function_call_result without its call verbatim', async () => {
       await ready;
       const stored = session();
