@@ -1,9 +1,11 @@
 import type { ContextManager, FitReport, FitResult, Logger, Message } from '@ctxkit/context-core';
+import { optionChecker } from '@ctxkit/context-core';
 import { type ContextManagerOptions, createContextManager } from '@ctxkit/context-manager';
 import type { AgentInputItem, CallModelInputFilter, ModelInputData } from '@openai/agents-core';
 import { agentToolDeclarations } from './agent-tool-declarations.js';
 import { messagesToItems } from './messages-to-items.js';
 import { type OrphanResultRepair, toFittableMessages } from './repair-orphan-results.js';
+import { SOURCE } from './source.js';
 
 /** What {@link ContextInputFilterOptions.onFit} is told after each fit. */
 export interface InputFit {
@@ -16,7 +18,7 @@ export interface InputFit {
 /** Options of {@link contextInputFilter}: a ready manager, or the options to make one. */
 export interface ContextInputFilterOptions extends ContextManagerOptions {
   /**
-   * The manager to fit with; when given, the manager options beside it are not used.
+   * The manager to fit with; when given, no manager option but `logger` may be given beside it.
    *
    * @default a manager made with `createContextManager` from the other options
    */
@@ -53,7 +55,9 @@ export interface ContextInputFilterOptions extends ContextManagerOptions {
  *
  * @param options - a `manager`, or the options of `createContextManager`; `conversationId`, `onFit`
  * @returns the filter
- * @throws InvalidOptionError (`invalid_option`) at creation for bad manager options; from the
+ * @throws InvalidOptionError (`invalid_option`) at creation for bad manager options, a `manager`
+ *   that is not one or comes with manager options beside it (but `logger`), a `keepFirstUserMessage`
+ *   that is not a boolean, an `onFit` that is not a function or an empty `conversationId`; from the
  *   filter, InvalidMessageError for malformed items and BudgetError when the input cannot fit
  * @example
  * ```ts
@@ -61,19 +65,26 @@ export interface ContextInputFilterOptions extends ContextManagerOptions {
  * ```
  */
 export function contextInputFilter(options: ContextInputFilterOptions = {}): CallModelInputFilter {
+  const check = optionChecker(SOURCE, 'contextInputFilter');
   const {
     manager: given,
     conversationId,
     onFit,
-    keepFirstUserMessage = true,
+    keepFirstUserMessage,
     ...managerOptions
   } = options;
-  const manager = given ?? createContextManager(managerOptions);
+  const manager =
+    given === undefined
+      ? createContextManager(managerOptions)
+      : checkedManager(given, managerOptions);
+  const pinFirst = check.boolean('keepFirstUserMessage', keepFirstUserMessage, true);
+  const notify = check.function<((fit: InputFit) => void) | undefined>('onFit', onFit, undefined);
+  if (conversationId !== undefined) check.text('conversationId', conversationId, '');
   const logger: Logger | undefined = managerOptions.logger;
   const converted = new WeakMap<object, Message>();
   const filter: CallModelInputFilter = async ({ modelData, agent }): Promise<ModelInputData> => {
     const { messages, repairs } = toFittableMessages(modelData.input, converted);
-    if (keepFirstUserMessage) pinFirstUserMessage(messages);
+    if (pinFirst) pinFirstUserMessage(messages);
     const fit = await manager.fit(messages, {
       ...(modelData.instructions === undefined ? {} : { system: modelData.instructions }),
       tools: agentToolDeclarations(agent),
@@ -84,7 +95,7 @@ export function contextInputFilter(options: ContextInputFilterOptions = {}): Cal
         `openai-agents: ${repairs.length} function_call_result item(s) without their call passed through (call ids ${repairs.map((repair) => repair.callId).join(', ')})`,
       );
     }
-    onFit?.({ report: fit.report, repairs });
+    notify?.({ report: fit.report, repairs });
     return { ...modelData, input: fittedItems(modelData.input, fit) };
   };
   // The filter changes no item, so the SDK may pass its own: converted messages are then reused.
@@ -93,6 +104,29 @@ export function contextInputFilter(options: ContextInputFilterOptions = {}): Cal
 }
 
 // --- internal helpers ---
+
+/**
+ * `manager`, checked, and checked to come alone: manager options beside it (but `logger`, which
+ * the filter writes its warnings to) would be silently unused.
+ */
+function checkedManager(manager: unknown, managerOptions: ContextManagerOptions): ContextManager {
+  const check = optionChecker(SOURCE, 'contextInputFilter');
+  const checked = check.methods<ContextManager>('manager', manager, undefined as never, [
+    'fit',
+    'countTools',
+  ]);
+  const unused = Object.entries(managerOptions)
+    .filter(([name, value]) => name !== 'logger' && value !== undefined)
+    .map(([name]) => name);
+  if (unused.length > 0) {
+    throw check.invalid(
+      unused[0] as string,
+      managerOptions[unused[0] as keyof ContextManagerOptions],
+      `left out when a ready \`manager\` is given (it has its own ${unused.join(', ')})`,
+    );
+  }
+  return checked;
+}
 
 /** Marks the first user message of `messages` pinned, in place (the array is the filter's own). */
 function pinFirstUserMessage(messages: Message[]): void {

@@ -1,5 +1,11 @@
-import { type Logger, silentLogger } from '@ctxkit/context-core';
-import { contextErrorRejectedBy, fuzzParameters, kitCounter } from '@ctxkit/context-core/testing';
+import { type ContextManager, type Logger, silentLogger } from '@ctxkit/context-core';
+import {
+  contextErrorRejectedBy,
+  contextErrorThrownBy,
+  fuzzParameters,
+  kitCounter,
+} from '@ctxkit/context-core/testing';
+import { createContextManager } from '@ctxkit/context-manager';
 import {
   Agent,
   type AgentInputItem,
@@ -122,4 +128,24 @@ it('an input that cannot fit is refused with a BudgetError rather than sent', as
     filterInput(filter, [{ role: 'user', content: 'word '.repeat(500) }]),
   );
   expect(error.code).toBe('budget_exceeded');
+});
+
+it('refuses options it would not use or cannot use, naming them', () => {
+  const manager = createContextManager({ maxTokens: 10_000, counter: kitCounter });
+  const beside = contextErrorThrownBy(() => contextInputFilter({ manager, maxTokens: 500 }));
+  expect(beside.code).toBe('invalid_option');
+  expect(beside.message).toContain('maxTokens');
+  expect(() => contextInputFilter({ manager, logger: silentLogger })).not.toThrow();
+  const notManager = contextErrorThrownBy(() =>
+    contextInputFilter({ manager: {} as ContextManager }),
+  );
+  expect(notManager.message).toContain('manager');
+  const onFit = contextErrorThrownBy(() =>
+    contextInputFilter({ manager, onFit: 'log' as unknown as () => void }),
+  );
+  expect(onFit.message).toContain('onFit');
+  const pin = contextErrorThrownBy(() =>
+    contextInputFilter({ manager, keepFirstUserMessage: 'yes' as unknown as boolean }),
+  );
+  expect(pin.message).toContain('keepFirstUserMessage');
 });
