@@ -21,10 +21,16 @@ function logPart(part: number): string {
   return lines.join('\n');
 }
 
-it(`a ${STEPS}-step tool-calling run through Runner sends the model only requests that fit, with no orphan tool result and the first user message`, async () => {
+it(`a ${STEPS}-step tool-calling run through Runner sends the model only requests that fit, with no tool result or call without its partner and with the first user message`, async () => {
   const model = new ScriptedModel((_request, step) =>
     step < STEPS
       ? [
+          {
+            type: 'reasoning',
+            id: `rs_${step}`,
+            content: [{ type: 'input_text', text: `Part ${step} next.` }],
+            providerData: { encryptedContent: `sealed-${step}` },
+          },
           {
             type: 'function_call',
             callId: `call_${step}`,
@@ -76,12 +82,30 @@ it(`a ${STEPS}-step tool-calling run through Runner sends the model only request
     expect(promptTokens, `request ${step}`).toBeLessThanOrEqual(MAX_TOKENS);
     expect(input[0], `request ${step}`).toStrictEqual(firstUser);
     const calls = new Set<string>();
+    const answered = new Set<string>();
     for (const item of input) {
       if (item.type === 'function_call') calls.add(item.callId);
-      if (item.type === 'function_call_result')
+      if (item.type === 'function_call_result') {
         expect(calls.has(item.callId), `request ${step}`).toBe(true);
+        answered.add(item.callId);
+      }
     }
+    // Sealed reasoning is sent whole or not at all.
+    for (const item of input) {
+      if (item.type !== 'reasoning') continue;
+      const step = Number(item.id?.slice(3));
+      expect(item.content).toEqual([{ type: 'input_text', text: `Part ${step} next.` }]);
+      expect(item.providerData).toEqual({ encryptedContent: `sealed-${step}` });
+    }
+    // Every call the model sees has its output too (the Responses API refuses a call without one).
+    expect(
+      [...calls].filter((callId) => !answered.has(callId)),
+      `request ${step}`,
+    ).toEqual([]);
   }
+  expect(model.requests.at(-1)?.input).toContainEqual(
+    expect.objectContaining({ type: 'reasoning', id: `rs_${STEPS - 1}` }),
+  );
   // Without the filter the last request would hold all 40 outputs: far more than the budget.
   expect(STEPS * kitCounter.count(logPart(0))).toBeGreaterThan(2 * MAX_TOKENS);
   expect(fits).toHaveLength(STEPS + 1);
