@@ -120,15 +120,18 @@ function invalidItem(what: string, value: unknown, expected: string, index?: num
 
 function itemToMessage(item: Fields): Message {
   if (isMessageItem(item)) return messageItem(item);
-  if (item.type === 'function_call' && typeof item.arguments === 'string') {
+  const named = typeof item.callId === 'string' && typeof item.name === 'string';
+  if (item.type === 'function_call' && named && typeof item.arguments === 'string') {
     const { callId, name, arguments: input, ...rest } = item;
     return {
       role: 'assistant',
-      content: [{ type: 'tool-call', toolCallId: String(callId), toolName: String(name), input }],
+      content: [
+        { type: 'tool-call', toolCallId: callId as string, toolName: name as string, input },
+      ],
       providerOptions: envelope(rest),
     };
   }
-  if (item.type === 'function_call_result') {
+  if (item.type === 'function_call_result' && named) {
     const output = toolOutput(item.output);
     if (output !== undefined) {
       const { callId, name, output: _output, ...rest } = item;
@@ -138,8 +141,8 @@ function itemToMessage(item: Fields): Message {
         content: [
           {
             type: 'tool-result',
-            toolCallId: String(callId),
-            toolName: String(name),
+            toolCallId: callId as string,
+            toolName: name as string,
             output,
           },
         ],
@@ -163,14 +166,18 @@ function messageItem(item: Fields): Message {
 function contentPart(part: Fields): Part {
   switch (part.type) {
     case 'input_text':
-    case 'output_text': {
-      const { text, ...rest } = part;
-      return { type: 'text', text: String(text), providerOptions: envelope(rest) };
-    }
-    case 'refusal': {
-      const { refusal, ...rest } = part;
-      return { type: 'text', text: String(refusal), providerOptions: envelope(rest) };
-    }
+    case 'output_text':
+      if (typeof part.text === 'string') {
+        const { text, ...rest } = part;
+        return { type: 'text', text, providerOptions: envelope(rest) };
+      }
+      break;
+    case 'refusal':
+      if (typeof part.refusal === 'string') {
+        const { refusal, ...rest } = part;
+        return { type: 'text', text: refusal, providerOptions: envelope(rest) };
+      }
+      break;
     case 'input_image':
       if (typeof part.image === 'string') {
         const { image, ...rest } = part;

@@ -99,3 +99,12 @@ it('a summary a compressor inserted becomes a message item of its role', () => {
     { role: 'system', content: 'Earlier turns were archived.' },
   ]);
 });
+
+it('an item or content part with a field of an unexpected type travels verbatim instead of being rewritten', () => {
+  const items = [
+    { role: 'user', content: [{ type: 'input_text', text: 7 }] },
+    { type: 'function_call', callId: 12, name: 'f', arguments: '{}' },
+    { type: 'function_call_result', callId: 'c', name: null, status: 'completed', output: 'x' },
+  ] as unknown as AgentInputItem[];
+  expect(messagesToItems(itemsToMessages(items))).toStrictEqual(items);
+});
