@@ -21,7 +21,7 @@ export interface ContextAdapterOptions extends ContextManagerOptions {
    *
    * @default true
    */
-  pinFirstUserMessage?: boolean;
+  keepFirstUserMessage?: boolean;
   /**
    * Gets each part of the prompt ctxkit could not take as it was (a tool result without its
    * call), which is sent as it came.

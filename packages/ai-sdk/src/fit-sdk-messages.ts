@@ -49,7 +49,7 @@ export function sdkFitter(options: ContextAdapterOptions, form: SdkForm): SdkFit
   };
   return async (messages, call) => {
     const { messages: converted, repairs } = toContextMessages(messages, {
-      pinFirstUserMessage: options.pinFirstUserMessage ?? true,
+      keepFirstUserMessage: options.keepFirstUserMessage ?? true,
     });
     let same = 0;
     while (

@@ -22,5 +22,5 @@ export function toModelMessages(messages: readonly Message[]): ModelMessage[] {
  * @returns the ctxkit messages and the repairs made
  */
 export function fromModelMessages(messages: readonly ModelMessage[]): ToContextResult {
-  return toContextMessages(messages as readonly SdkMessage[], { pinFirstUserMessage: false });
+  return toContextMessages(messages as readonly SdkMessage[], { keepFirstUserMessage: false });
 }

@@ -12,7 +12,7 @@ import { toSdkMessages } from './to-sdk-messages.js';
  * @returns the ctxkit messages and the repairs made
  */
 export function fromPrompt(prompt: LanguageModelV4Prompt): ToContextResult {
-  return toContextMessages(prompt as readonly SdkMessage[], { pinFirstUserMessage: false });
+  return toContextMessages(prompt as readonly SdkMessage[], { keepFirstUserMessage: false });
 }
 
 /**

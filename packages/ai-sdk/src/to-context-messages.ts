@@ -24,7 +24,7 @@ export interface ToContextOptions {
    *
    * @default true
    */
-  pinFirstUserMessage?: boolean;
+  keepFirstUserMessage?: boolean;
 }
 
 /** What `fromPrompt` and `fromModelMessages` return. */
@@ -50,7 +50,7 @@ export function toContextMessages(
   messages: readonly SdkMessage[],
   options: ToContextOptions = {},
 ): ToContextResult {
-  const pinFirstUser = options.pinFirstUserMessage ?? true;
+  const pinFirstUser = options.keepFirstUserMessage ?? true;
   const repairs: PromptRepair[] = [];
   const calls = new Set<string>();
   const answered = new Set<string>();

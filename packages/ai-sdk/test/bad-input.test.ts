@@ -227,7 +227,7 @@ describe('tools of a call', () => {
   });
 });
 
-describe('pinFirstUserMessage', () => {
+describe('keepFirstUserMessage', () => {
   const prompt: LanguageModelV4Prompt = [
     { role: 'user', content: [{ type: 'text', text: 'word '.repeat(2_000) }] },
     { role: 'assistant', content: [{ type: 'text', text: 'Understood.' }] },
@@ -242,7 +242,7 @@ describe('pinFirstUserMessage', () => {
 
   it('set to false, lets the compressor drop the task like any other message', async () => {
     const fitted = await transform(
-      contextMiddleware({ maxTokens: 400, pinFirstUserMessage: false }),
+      contextMiddleware({ maxTokens: 400, keepFirstUserMessage: false }),
       prompt,
     );
     expect(fitted).toEqual(prompt.slice(1));

@@ -18,6 +18,11 @@ it('docs/integrations/ai-sdk.md shows the glue this test runs', () => {
   );
   const glue = readFileSync(new URL('./guide/glue.ts', import.meta.url), 'utf8');
   expect(page).toContain(`\`\`\`ts\n${glue}\`\`\``);
+  // The glue: the lines that import or call ctxkit; the rest is the user's own code.
+  const glueLines = glue
+    .split('\n')
+    .filter((line) => /@ctxkit\/|\b(contextMiddleware|contextPrepareStep)\b/.test(line));
+  expect(glueLines.length).toBeLessThanOrEqual(5);
 });
 
 it('the wrapped model keeps a 40-step loop inside gpt-4o’s window', async () => {

@@ -43,6 +43,11 @@ it('docs/integrations/langchain.md shows the example this test type-checks and r
   );
   const example = readFileSync(new URL('./guide/agent-with-ctxkit.ts', import.meta.url), 'utf8');
   expect(page).toContain(`\`\`\`ts\n${example}\`\`\``);
+  // The glue: the lines that import or call ctxkit; the rest is the user's own code.
+  const glueLines = example
+    .split('\n')
+    .filter((line) => /@ctxkit\/|\b(contextMiddleware|contextTrimmer)\b/.test(line));
+  expect(glueLines.length).toBeLessThanOrEqual(5);
 });
 
 it('the page’s agent sends the model a fitted request and keeps its own history whole', async () => {

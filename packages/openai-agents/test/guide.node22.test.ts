@@ -15,6 +15,11 @@ it('docs/integrations/openai-agents.md shows the example this test type-checks a
   );
   const example = readFileSync(new URL('./guide/ask-agent.ts', import.meta.url), 'utf8');
   expect(page).toContain(`\`\`\`ts\n${example}\`\`\``);
+  // The glue: the lines that import or call ctxkit; the rest is the user's own code.
+  const glueLines = example
+    .split('\n')
+    .filter((line) => /@ctxkit\/|\b(contextInputFilter|createProviderSession)\b/.test(line));
+  expect(glueLines.length).toBeLessThanOrEqual(5);
 });
 
 const url = inject('postgresUrl');

@@ -55,6 +55,12 @@ export interface ContextTransformOptions extends Omit<ContextManagerOptions, 'mo
    */
   conversationId?: string;
   /**
+   * Pin the first user message (the agent's task), so that no fit drops it.
+   *
+   * @default true
+   */
+  keepFirstUserMessage?: boolean;
+  /**
    * Hears of every tool result sent as a user message because it answers no earlier call.
    *
    * @default a warning on `logger`
@@ -107,7 +113,15 @@ export type TransformContext = (
  */
 export function contextTransform(options: ContextTransformOptions = {}): TransformContext {
   const check = optionChecker(SOURCE, 'contextTransform');
-  const { model, manager: given, context, conversationId, ...managerOptions } = options;
+  const {
+    model,
+    manager: given,
+    context,
+    conversationId,
+    keepFirstUserMessage,
+    ...managerOptions
+  } = options;
+  const keepTask = check.boolean('keepFirstUserMessage', keepFirstUserMessage, true);
   const manager =
     given === undefined
       ? createContextManager({
@@ -136,6 +150,16 @@ export function contextTransform(options: ContextTransformOptions = {}): Transfo
     },
   );
   const converted = new WeakMap<object, Message>();
+  // The same pinned copy for the same task message, so its count stays cached between steps.
+  const pinned = new WeakMap<Message, Message>();
+  const pin = (message: Message): Message => {
+    let copy = pinned.get(message);
+    if (copy === undefined) {
+      copy = { ...message, meta: { ...message.meta, pinned: true } };
+      pinned.set(message, copy);
+    }
+    return copy;
+  };
   const declarations = new WeakMap<readonly Tool[], ToolDeclaration[]>();
   const convert = (message: AgentMessage, index: number): Message => {
     const known = converted.get(message as object);
@@ -161,6 +185,8 @@ export function contextTransform(options: ContextTransformOptions = {}): Transfo
       const { messages: sent, repairs } = repairToolResults(messages);
       for (const repair of repairs) onRepair(repair);
       const input = sent.map(convert);
+      const task = keepTask ? input.findIndex((message) => message.role === 'user') : -1;
+      if (task >= 0) input[task] = pin(input[task] as Message);
       const prompt = readContext?.() ?? {};
       const { messages: output, report } = await manager.fit(input, {
         ...(prompt.systemPrompt ? { system: prompt.systemPrompt } : {}),

@@ -1,4 +1,3 @@
-import { contextGuard } from '@ctxkit/compressor-simple';
 import { countTokens, type FitReport } from '@ctxkit/context-core';
 import { sampleText } from '@ctxkit/context-core/testing';
 import { createContextManager } from '@ctxkit/context-manager';
@@ -42,10 +41,8 @@ const readLog: AgentTool = {
 
 it('keeps every request of a 40-step agent run within the budget, paired, with its task', async () => {
   const model = faux.getModel();
-  const manager = createContextManager({
-    model: piModelInfo(model),
-    compressor: contextGuard({ trim: { keepFirstUser: true } }),
-  });
+  // The manager's defaults: the transform itself keeps the task (keepFirstUserMessage).
+  const manager = createContextManager({ model: piModelInfo(model) });
   const requests: Context[] = [];
   const reports: FitReport[] = [];
   faux.setResponses([

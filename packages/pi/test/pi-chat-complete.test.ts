@@ -80,6 +80,8 @@ it('summarizes an agent’s old steps with the user’s pi-ai model inside the t
   const transform = contextTransform({
     maxTokens: 6_000,
     conversationId: 'run-1',
+    // Every message is a note to fold, the first one too.
+    keepFirstUserMessage: false,
     compressor: composeCompressors(
       createSummarizingCompressor({ summarize, keepRecentTokens: 1_000 }),
       trimToBudget(),
