@@ -1,5 +1,5 @@
 export { callToolDeclarations } from './call-tool-declarations.js';
-export { type CompleteWithModelOptions, completeWithModel } from './complete-with-model.js';
+export { type ChatCompleteOptions, chatComplete } from './chat-complete.js';
 export type { ContextAdapterOptions } from './context-adapter-options.js';
 export { contextMiddleware } from './context-middleware.js';
 export {

@@ -1,4 +1,4 @@
-export { type ChatModelLike, completeWithChatModel } from './complete-with-chat-model.js';
+export { type ChatModelLike, chatComplete } from './chat-complete.js';
 export { type ContextMiddlewareOptions, contextMiddleware } from './context-middleware.js';
 export { type ContextTrimmerOptions, contextTrimmer } from './context-trimmer.js';
 export {

@@ -7,7 +7,7 @@ import { createContextManager } from '@ctxkit/context-manager';
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from '@langchain/core/messages';
 import { fakeModel } from '@langchain/core/testing';
 import { describe, expect, it } from 'vitest';
-import { completeWithChatModel, contextTrimmer } from '../src/index.js';
+import { chatComplete, contextTrimmer } from '../src/index.js';
 
 const SYSTEM = 'You answer questions about the build logs.';
 
@@ -21,13 +21,13 @@ function chat(turns: number): BaseMessage[] {
   return messages;
 }
 
-describe('completeWithChatModel', () => {
+describe('chatComplete', () => {
   it('lets compressor-summarize summarize through your chat model, the system prompt inside the messages kept out of the summary', async () => {
     const summaryModel = fakeModel().respond(
       new AIMessage('## Goal\nFind why the build fails.\n## Found\nA missing file.'),
     );
     const summarize = createChatSummarizer({
-      complete: completeWithChatModel(summaryModel),
+      complete: chatComplete(summaryModel),
       contextWindow: 32_000,
     });
     const manager = createContextManager({
@@ -65,7 +65,7 @@ describe('completeWithChatModel', () => {
       },
     };
     const signal = new AbortController().signal;
-    const text = await completeWithChatModel(model)(
+    const text = await chatComplete(model)(
       [
         { role: 'system', content: 'Summarize.' },
         { role: 'user', content: 'Transcript.' },

@@ -1,4 +1,5 @@
 export { agentToolDeclarations } from './agent-tool-declarations.js';
+export { type ChatCompleteOptions, chatComplete } from './chat-complete.js';
 export {
   type ContextInputFilterOptions,
   contextInputFilter,
@@ -6,6 +7,5 @@ export {
 } from './context-input-filter.js';
 export { itemsToMessages } from './items-to-messages.js';
 export { messagesToItems } from './messages-to-items.js';
-export { type ModelCompleteOptions, modelComplete } from './model-complete.js';
 export { createProviderSession, type ProviderSessionOptions } from './provider-session.js';
 export type { OrphanResultRepair } from './repair-orphan-results.js';

@@ -12,12 +12,12 @@ import { createContextManager } from '@ctxkit/context-manager';
 import { Agent, type AgentInputItem, type Model, Runner, tool } from '@openai/agents-core';
 import { expect, it } from 'vitest';
 import { z } from 'zod';
-import { contextInputFilter, modelComplete } from '../src/index.js';
+import { chatComplete, contextInputFilter } from '../src/index.js';
 import { assistantSays, ScriptedModel } from './scripted-model.js';
 
-it('createChatSummarizer summarizes through the Agents SDK model modelComplete wraps', async () => {
+it('createChatSummarizer summarizes through the Agents SDK model chatComplete wraps', async () => {
   const model = new ScriptedModel(() => [assistantSays('## Goal\nRead the logs.')]);
-  const summarize = createChatSummarizer({ complete: modelComplete(model), maxInputTokens: 4_000 });
+  const summarize = createChatSummarizer({ complete: chatComplete(model), maxInputTokens: 4_000 });
   const signal = new AbortController().signal;
 
   const summary = await summarize(
@@ -72,7 +72,7 @@ it('an agent run whose old steps are summarized by a second model keeps going wi
     counter: kitCounter,
     compressor: createSummarizingCompressor({
       summarize: createChatSummarizer({
-        complete: modelComplete(summaryModel),
+        complete: chatComplete(summaryModel),
         maxInputTokens: 8_000,
       }),
       keepRecentTokens: 1_500,
@@ -92,14 +92,14 @@ it('an agent run whose old steps are summarized by a second model keeps going wi
 it('a model that answers without text is an error the summarizing compressor can fall back from', async () => {
   const silent = new ScriptedModel(() => []);
   const error = await contextErrorRejectedBy(
-    modelComplete(silent)([{ role: 'user', content: 'Summarize.' }], {}),
+    chatComplete(silent)([{ role: 'user', content: 'Summarize.' }], {}),
   );
   expect(error.code).toBe('invalid_message');
   expect(error.message).toContain('no text');
 });
 
 it('refuses something that is not a Model', () => {
-  const error = contextErrorThrownBy(() => modelComplete({} as Model));
+  const error = contextErrorThrownBy(() => chatComplete({} as Model));
   expect(error.code).toBe('invalid_option');
   expect(error.message).toContain('model');
 });

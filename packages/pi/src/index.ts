@@ -1,3 +1,4 @@
+export { type ChatCompleteOptions, chatComplete, type PiComplete } from './chat-complete.js';
 export {
   type ContextTransformOptions,
   contextTransform,
@@ -5,7 +6,6 @@ export {
   type TransformContext,
 } from './context-transform.js';
 export { fromCtxkitMessage, fromCtxkitMessages } from './from-ctxkit-messages.js';
-export { type PiChatCompleteOptions, type PiComplete, piChatComplete } from './pi-chat-complete.js';
 export { isPiModel, piModelInfo } from './pi-model-info.js';
 export {
   type RepairedMessages,

@@ -16,8 +16,8 @@ export type PiComplete = (
   options?: SimpleStreamOptions,
 ) => Promise<AssistantMessage>;
 
-/** Options of {@link piChatComplete}. */
-export interface PiChatCompleteOptions {
+/** Options of {@link chatComplete}. */
+export interface ChatCompleteOptions {
   /** The pi-ai model that writes the summaries (a small, cheap one does). */
   model: Model<string>;
   /**
@@ -39,7 +39,7 @@ export interface PiChatCompleteOptions {
  * A summary call on your pi-ai model, shaped as compressor-summarize's `ChatComplete`: ctxkit's
  * messages in (the summary prompt as system messages, the transcript as user messages), the text
  * of the model's answer out. Give it to `createChatSummarizer` with the model's window:
- * `createChatSummarizer({ complete: piChatComplete({ model }), contextWindow: model.contextWindow,
+ * `createChatSummarizer({ complete: chatComplete({ model }), contextWindow: model.contextWindow,
  * maxOutputTokens: model.maxTokens })`.
  *
  * pi-ai reports a failed call in the answer rather than throwing; this throws it, so that the
@@ -50,8 +50,8 @@ export interface PiChatCompleteOptions {
  * @throws ContextError (`summary_failed`) from the call when the model's answer stopped with an
  *   error or was aborted, with pi-ai's error message
  */
-export function piChatComplete(
-  options: PiChatCompleteOptions,
+export function chatComplete(
+  options: ChatCompleteOptions,
 ): (messages: Message[], callOptions: { signal?: AbortSignal }) => Promise<string> {
   const { model, complete = completeSimple as PiComplete, options: base = {} } = options;
   return async (messages, { signal }) => {

@@ -2,8 +2,8 @@ import { type Message, messageText } from '@ctxkit/context-core';
 import { generateText, type LanguageModel } from 'ai';
 import { toModelMessages } from './model-messages.js';
 
-/** Options of {@link completeWithModel}. */
-export interface CompleteWithModelOptions {
+/** Options of {@link chatComplete}. */
+export interface ChatCompleteOptions {
   /**
    * The most tokens of each answer.
    *
@@ -29,12 +29,12 @@ export interface CompleteWithModelOptions {
  * @returns the function: `(messages, { signal }) => Promise<string>`
  * @example
  * ```ts
- * const summarize = createChatSummarizer({ complete: completeWithModel(openai('gpt-4o-mini')), model: 'gpt-4o-mini' });
+ * const summarize = createChatSummarizer({ complete: chatComplete(openai('gpt-4o-mini')), model: 'gpt-4o-mini' });
  * ```
  */
-export function completeWithModel(
+export function chatComplete(
   model: LanguageModel,
-  options: CompleteWithModelOptions = {},
+  options: ChatCompleteOptions = {},
 ): (messages: Message[], call: { signal?: AbortSignal }) => Promise<string> {
   return async (messages, { signal }) => {
     const system = messages.filter((message) => message.role === 'system');

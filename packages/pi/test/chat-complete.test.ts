@@ -10,7 +10,7 @@ import {
   type SimpleStreamOptions,
 } from '@mariozechner/pi-ai';
 import { afterAll, beforeEach, expect, it } from 'vitest';
-import { contextTransform, piChatComplete } from '../src/index.js';
+import { chatComplete, contextTransform } from '../src/index.js';
 
 // The summary call goes through pi-ai's own completeSimple to its faux provider (no network).
 const faux = registerFauxProvider({
@@ -27,7 +27,7 @@ it('sends the system messages as the system prompt and the rest as user messages
       return fauxAssistantMessage('## Goal\nRead the logs.');
     },
   ]);
-  const complete = piChatComplete({ model: faux.getModel() });
+  const complete = chatComplete({ model: faux.getModel() });
   const text = await complete(
     [
       { role: 'system', content: 'Summarize.' },
@@ -43,7 +43,7 @@ it('sends the system messages as the system prompt and the rest as user messages
 it('passes the call options and the abort signal to the given complete function', async () => {
   const seen: (SimpleStreamOptions | undefined)[] = [];
   const signal = new AbortController().signal;
-  const complete = piChatComplete({
+  const complete = chatComplete({
     model: faux.getModel(),
     options: { maxTokens: 500 },
     complete: async (model, context, options) => {
@@ -56,7 +56,7 @@ it('passes the call options and the abort signal to the given complete function'
 });
 
 it('throws the error pi-ai reports in the answer, so the compressor falls back', async () => {
-  const complete = piChatComplete({ model: faux.getModel() });
+  const complete = chatComplete({ model: faux.getModel() });
   const error = await complete([{ role: 'user', content: 'x' }], {}).catch((caught) => caught);
   expect(isContextError(error)).toBe(true);
   expect(error.code).toBe('summary_failed');
@@ -73,7 +73,7 @@ it('summarizes an agent’s old steps with the user’s pi-ai model inside the t
     },
   ]);
   const summarize = createChatSummarizer({
-    complete: piChatComplete({ model }),
+    complete: chatComplete({ model }),
     contextWindow: model.contextWindow,
     maxOutputTokens: model.maxTokens,
   });

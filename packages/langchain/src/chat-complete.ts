@@ -27,10 +27,10 @@ export interface ChatModelLike {
  * @returns the function, for `createChatSummarizer({ complete })`
  * @example
  * ```ts
- * const summarize = createChatSummarizer({ complete: completeWithChatModel(chatModel), model: 'gpt-4o-mini' });
+ * const summarize = createChatSummarizer({ complete: chatComplete(chatModel), model: 'gpt-4o-mini' });
  * ```
  */
-export function completeWithChatModel(
+export function chatComplete(
   model: ChatModelLike,
 ): (messages: Message[], options: { signal?: AbortSignal }) => Promise<string> {
   return async (messages, options) => {

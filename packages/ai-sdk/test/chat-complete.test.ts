@@ -11,7 +11,7 @@ import { createContextManager } from '@ctxkit/context-manager';
 import { generateText, stepCountIs, wrapLanguageModel } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
-import { completeWithModel, contextMiddleware } from '../src/index.js';
+import { chatComplete, contextMiddleware } from '../src/index.js';
 import { checkRequest, INSTRUCTIONS, scriptedModel, TASK, tools } from './scripted-agent.js';
 
 /** A model that answers every call with `text`. */
@@ -45,11 +45,11 @@ const history: Message[] = [
   },
 ];
 
-describe('completeWithModel', () => {
+describe('chatComplete', () => {
   it('summarizes with the AI SDK model, the system prompt sent inside the prompt', async () => {
     const model = answering('The user looks for a slow query; orders is scanned sequentially.');
     const summarize = createChatSummarizer({
-      complete: completeWithModel(model),
+      complete: chatComplete(model),
       maxInputTokens: 50_000,
     });
     const summary = await summarize(history, undefined, {});
@@ -81,7 +81,7 @@ describe('completeWithModel', () => {
       compressor: composeCompressors(
         createSummarizingCompressor({
           summarize: createChatSummarizer({
-            complete: completeWithModel(summarizer),
+            complete: chatComplete(summarizer),
             maxInputTokens: 100_000,
           }),
           keepRecentTokens: 6_000,

@@ -9,8 +9,8 @@ import { itemsToMessages } from './items-to-messages.js';
 import { messagesToItems } from './messages-to-items.js';
 import { SOURCE } from './source.js';
 
-/** Options of {@link modelComplete}. */
-export interface ModelCompleteOptions {
+/** Options of {@link chatComplete}. */
+export interface ChatCompleteOptions {
   /**
    * Settings of each call (temperature, maximum tokens...).
    *
@@ -33,14 +33,14 @@ export interface ModelCompleteOptions {
  *   from a call, InvalidMessageError (`invalid_message`) when the model answers with no text
  * @example
  * ```ts
- * const summarize = createChatSummarizer({ complete: modelComplete(model), model: 'gpt-4o-mini' });
+ * const summarize = createChatSummarizer({ complete: chatComplete(model), model: 'gpt-4o-mini' });
  * ```
  */
-export function modelComplete(
+export function chatComplete(
   model: Model,
-  options: ModelCompleteOptions = {},
+  options: ChatCompleteOptions = {},
 ): (messages: Message[], callOptions: { signal?: AbortSignal }) => Promise<string> {
-  const check = optionChecker(SOURCE, 'modelComplete');
+  const check = optionChecker(SOURCE, 'chatComplete');
   if (typeof model?.getResponse !== 'function') {
     throw check.invalid('model', model, 'an Agents SDK Model, with a getResponse method');
   }
