@@ -4,16 +4,15 @@ import {
   countTokens,
   type EventSink,
   type HistoryStore,
-  InvalidMessageError,
   type Logger,
   type Message,
   optionChecker,
   StorageError,
   silentLogger,
   type ToolDeclaration,
-  validateMessages,
 } from '@ctxkit/context-core';
 import { SOURCE } from './source.js';
+import { systemMessages } from './system-messages.js';
 
 /** `meta.kind` of the system notice an auto-reset leaves at the start of the new conversation. */
 export const RESET_NOTICE_KIND = 'reset-notice';
@@ -183,7 +182,7 @@ export function createAutoReset(options: AutoResetOptions): AutoReset {
       conversationId: string,
       checkOptions: AutoResetCheckOptions = {},
     ): Promise<AutoResetResult> {
-      const system = systemMessages(checkOptions.system);
+      const system = systemMessages(checkOptions.system, 'autoReset.check');
       const pending = checkOptions.pending ?? [];
       const tools = checkOptions.tools ?? [];
       const history = await store.getHistory(conversationId);
@@ -255,20 +254,4 @@ export function createAutoReset(options: AutoResetOptions): AutoReset {
 
 function isResetNotice(message: Message): boolean {
   return message.meta?.kind === RESET_NOTICE_KIND;
-}
-
-/** The system prompt as messages, checked: none, a string, or valid system messages. */
-function systemMessages(system: unknown): readonly Message[] {
-  if (system === undefined) return [];
-  if (typeof system === 'string') return [{ role: 'system', content: system }];
-  if (!Array.isArray(system)) {
-    throw new InvalidMessageError({
-      code: 'invalid_message',
-      source: SOURCE,
-      message: `autoReset.check: system must be a string or an array of messages, got ${typeof system}.`,
-      details: { where: 'system' },
-    });
-  }
-  validateMessages(system, { source: SOURCE });
-  return system;
 }

@@ -22,7 +22,6 @@ import {
   silentLogger,
   type TokenCounter,
   type ToolDeclaration,
-  validateMessages,
 } from '@ctxkit/context-core';
 import { compressedEvent } from './compressed-event.js';
 import { countToolDefinitions } from './count-tool-definitions.js';
@@ -30,6 +29,7 @@ import { defaultCounter } from './default-counter.js';
 import { fitLogLine } from './fit-log-line.js';
 import { messageChanges } from './message-changes.js';
 import { SOURCE } from './source.js';
+import { describeValue, systemMessages } from './system-messages.js';
 
 /** Options of {@link createContextManager}. */
 export interface ContextManagerOptions {
@@ -163,12 +163,12 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
         throw new InvalidMessageError({
           code: 'invalid_message',
           source: SOURCE,
-          message: `fit: messages must be an array of messages, got ${describe(messages)}.`,
+          message: `fit: messages must be an array of messages, got ${describeValue(messages)}.`,
           details: { where: 'messages' },
         });
       }
       const limit = fitLimit(fitOptions.maxTokens, maxTokens);
-      const system = systemMessages(fitOptions.system);
+      const system = systemMessages(fitOptions.system, 'fit');
       validateInput(messages);
       const systemTokens = countTokens(system, counter);
       const tools = fitOptions.tools ?? [];
@@ -269,28 +269,6 @@ function fitLimit(requested: unknown, maxTokens: number): number {
     throw check.invalid('maxTokens', requested, `at most the manager's maxTokens (${maxTokens})`);
   }
   return limit;
-}
-
-/** The system prompt as messages, checked: none, a string, or valid system messages. */
-function systemMessages(system: unknown): readonly Message[] {
-  if (system === undefined) return [];
-  if (typeof system === 'string') return [{ role: 'system', content: system }];
-  if (!Array.isArray(system)) {
-    throw new InvalidMessageError({
-      code: 'invalid_message',
-      source: SOURCE,
-      message: `fit: system must be a string or an array of messages, got ${describe(system)}.`,
-      details: { where: 'system' },
-    });
-  }
-  validateMessages(system, { source: SOURCE });
-  return system;
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value;
 }
 
 /** The error of a fit whose system prompt and tools leave no room at all. */

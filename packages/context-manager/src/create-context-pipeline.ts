@@ -12,7 +12,6 @@ import {
   defaultReserveTokens,
   type EventSink,
   type FitReport,
-  InvalidMessageError,
   InvalidOptionError,
   isContextError,
   isProtected,
@@ -30,6 +29,7 @@ import { compressedEvent } from './compressed-event.js';
 import { createContextManager } from './create-context-manager.js';
 import { fitAndAssemble } from './fit-and-assemble.js';
 import { SOURCE } from './source.js';
+import { systemMessages } from './system-messages.js';
 
 /** Options of {@link createContextPipeline}. */
 export interface ContextPipelineOptions {
@@ -185,7 +185,7 @@ export function createContextPipeline(options: ContextPipelineOptions): ContextP
     manager,
     async build(conversationId: string, input: BuildInput): Promise<BuildResult> {
       assertConversationId(conversationId);
-      const system = systemMessages(input?.system);
+      const system = systemMessages(input?.system, 'build', true);
       const given = inputMessages(input?.input);
       const history = await provider.getHistory(
         conversationId,
@@ -330,21 +330,6 @@ function promptTooLarge(facts: {
       otherHistoryTokens,
     },
   });
-}
-
-/** The system prompt as messages, checked: a string, or valid system messages. */
-function systemMessages(system: unknown): Message[] {
-  if (typeof system === 'string') return [{ role: 'system', content: system }];
-  if (!Array.isArray(system)) {
-    throw new InvalidMessageError({
-      code: 'invalid_message',
-      source: SOURCE,
-      message: `build: system must be a string or an array of messages, got ${typeof system}.`,
-      details: { where: 'system' },
-    });
-  }
-  validateMessages(system, { source: SOURCE });
-  return system;
 }
 
 /** The new input as messages, checked: none, a string, or one valid message. */

@@ -62,7 +62,7 @@ export function messageChanges(facts: ChangeFacts): MessageChange[] {
     const origin = originOf(message);
     const step = firstStageHolding(message);
     const tokensAfter = countMessageTokens(message, counter);
-    if (origin === undefined || origin.derivation === 'summarized') {
+    const insert = () =>
       inserted.push({
         action: 'inserted',
         inputIndex: null,
@@ -72,6 +72,8 @@ export function messageChanges(facts: ChangeFacts): MessageChange[] {
         tokensAfter,
         message,
       });
+    if (origin === undefined || origin.derivation === 'summarized') {
+      insert();
       if (origin === undefined) return;
       for (const root of origin.from.flatMap(rootsOf)) {
         if (fates[root] === undefined)
@@ -81,15 +83,7 @@ export function messageChanges(facts: ChangeFacts): MessageChange[] {
     }
     const [root] = rootsOf(message);
     if (root === undefined || fates[root] !== undefined) {
-      inserted.push({
-        action: 'inserted',
-        inputIndex: null,
-        outputIndex,
-        step,
-        tokensBefore: null,
-        tokensAfter,
-        message,
-      });
+      insert();
       return;
     }
     fates[root] = { action: origin.derivation, outputIndex, message, step };

@@ -18,56 +18,15 @@ import {
 import { createHeuristicCounter } from '@ctxkit/token-counters';
 import { describe, expect, it } from 'vitest';
 import { createContextManager, formatReport } from '../src/index.js';
+import { AGENT_TOOLS, agentHistory } from './agent-history.js';
 
-const tools: ToolDeclaration[] = [
-  {
-    name: 'read_file',
-    description: 'Reads a file of the repository.',
-    parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
-  },
-  {
-    name: 'run_tests',
-    description: 'Runs the test suite and returns its output.',
-    parameters: { type: 'object', properties: {} },
-  },
-];
-
-/** An agent's array: a task, then `steps` tool-calling steps with outputs of `outputChars`. */
-function agentArray(steps: number, outputChars = 2_000): Message[] {
-  const messages: Message[] = [{ role: 'user', content: 'Find why the build fails and fix it.' }];
-  for (let step = 0; step < steps; step += 1) {
-    messages.push({
-      role: 'assistant',
-      content: [
-        { type: 'text', text: `Step ${step}: reading the next file.` },
-        {
-          type: 'tool-call',
-          toolCallId: `c${step}`,
-          toolName: 'read_file',
-          input: { path: `src/f${step}.ts` },
-        },
-      ],
-    });
-    messages.push({
-      role: 'tool',
-      content: [
-        {
-          type: 'tool-result',
-          toolCallId: `c${step}`,
-          toolName: 'read_file',
-          output: `export const value${step} = ${'x'.repeat(outputChars)};`,
-        },
-      ],
-    });
-  }
-  return messages;
-}
+const tools = AGENT_TOOLS;
 
 describe('createContextManager().fit', () => {
   it('fits a plain array with tools and a system prompt within the window, counting both', async () => {
     const manager = createContextManager({ model: 'gpt-4o', maxTokens: 6_000 });
     const system = 'You are a careful software engineer. Use the tools.';
-    const messages = agentArray(40);
+    const messages = agentHistory(40);
     const { messages: sent, report } = await manager.fit(messages, { system, tools });
 
     const systemTokens = countTokens([{ role: 'system', content: system }], manager.counter);
@@ -85,7 +44,7 @@ describe('createContextManager().fit', () => {
 
   it('returns the same objects when everything fits, and lists each as kept', async () => {
     const manager = createContextManager({ maxTokens: 100_000, counter: createHeuristicCounter() });
-    const messages = agentArray(3, 100);
+    const messages = agentHistory(3, 100);
     const { messages: sent, report } = await manager.fit(messages);
     expect(sent).toEqual(messages);
     for (const [index, message] of sent.entries()) expect(message).toBe(messages[index]);
@@ -103,7 +62,7 @@ describe('createContextManager().fit', () => {
 
   it('never mutates its input', async () => {
     const manager = createContextManager({ maxTokens: 3_000, counter: createHeuristicCounter() });
-    const messages = deepFreeze(agentArray(30));
+    const messages = deepFreeze(agentHistory(30));
     const copy = structuredClone(messages);
     await manager.fit(messages, { tools: deepFreeze(structuredClone(tools)) });
     expect(messages).toEqual(copy);
@@ -111,7 +70,7 @@ describe('createContextManager().fit', () => {
 
   it('narrows the budget for one call with maxTokens, never widens it', async () => {
     const manager = createContextManager({ maxTokens: 8_000, counter: createHeuristicCounter() });
-    const messages = agentArray(40);
+    const messages = agentHistory(40);
     const { report } = await manager.fit(messages, { maxTokens: 3_000 });
     expect(report.promptTokens).toBeLessThanOrEqual(3_000);
     const error = await contextErrorRejectedBy(manager.fit(messages, { maxTokens: 9_000 }));
@@ -135,7 +94,7 @@ describe('createContextManager().fit', () => {
       logger,
       compressor: trimToBudget(),
     });
-    const messages = agentArray(20);
+    const messages = agentHistory(20);
     const { report } = await manager.fit(messages, { conversationId: 'c1' });
     const stored = (await events.listEvents('c1')) as ContextEvent[];
     expect(stored).toHaveLength(1);
@@ -153,7 +112,7 @@ describe('createContextManager().fit', () => {
       counter: createHeuristicCounter(),
       compressor: trimToBudget(),
     });
-    const { report } = await manager.fit(agentArray(20), { tools });
+    const { report } = await manager.fit(agentHistory(20), { tools });
     const table = formatReport(report);
     expect(table).toMatch(/^fit: 41 -> \d+ messages, prompt [\d,]+ of 3,000 tokens/);
     expect(table).toMatch(/\n {2}0–\d+ +dropped +trim-to-budget/);
@@ -228,7 +187,7 @@ describe('messages dropped without being counted', () => {
       compressor: trimToBudget(),
       events,
     });
-    const { report } = await manager.fit(agentArray(1_200, 200), { conversationId: 'long' });
+    const { report } = await manager.fit(agentHistory(1_200, 200), { conversationId: 'long' });
     const uncounted = report.uncountedMessages ?? 0;
     expect(uncounted).toBeGreaterThan(0);
     expect(report.changes.filter((change) => change.tokensBefore === null)).toHaveLength(uncounted);

@@ -9,7 +9,6 @@ import {
   InvalidOptionError,
   type Logger,
   type Message,
-  type ToolDeclaration,
 } from '@ctxkit/context-core';
 import { contextErrorRejectedBy } from '@ctxkit/context-core/testing';
 import { createHeuristicCounter } from '@ctxkit/token-counters';
@@ -20,54 +19,13 @@ import {
   type OverflowFixture,
 } from '../../context-core/test/fixtures/context-length-errors.js';
 import { type AttemptFit, createContextManager, withContextRetry } from '../src/index.js';
+import { AGENT_TOOLS, agentHistory } from './agent-history.js';
 import { type ChatRequest, ModelApiError, postChat } from './model-client.js';
 import { type ModelServer, type ServerAnswer, startModelServer } from './model-server.js';
 
 const BUDGET = 3_000;
 const system = 'You are a careful software engineer. Use the tools to find and fix the bug.';
-const tools: ToolDeclaration[] = [
-  {
-    name: 'read_file',
-    description: 'Reads a file of the repository.',
-    parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
-  },
-  {
-    name: 'run_tests',
-    description: 'Runs the test suite and returns its output.',
-    parameters: { type: 'object', properties: {} },
-  },
-];
-
-/** An agent's history: a task, then `steps` tool-calling steps with outputs of `outputChars`. */
-function agentHistory(steps: number, outputChars = 1_500): Message[] {
-  const messages: Message[] = [{ role: 'user', content: 'Find why the build fails and fix it.' }];
-  for (let step = 0; step < steps; step += 1) {
-    messages.push({
-      role: 'assistant',
-      content: [
-        { type: 'text', text: `Step ${step}: reading the next file.` },
-        {
-          type: 'tool-call',
-          toolCallId: `call-${step}`,
-          toolName: 'read_file',
-          input: { path: `src/module-${step}.ts` },
-        },
-      ],
-    });
-    messages.push({
-      role: 'tool',
-      content: [
-        {
-          type: 'tool-result',
-          toolCallId: `call-${step}`,
-          toolName: 'read_file',
-          output: `export const value${step} = ${JSON.stringify('x'.repeat(outputChars))};`,
-        },
-      ],
-    });
-  }
-  return messages;
-}
+const tools = AGENT_TOOLS;
 
 const SUCCESS: ServerAnswer = {
   status: 200,
@@ -183,7 +141,7 @@ describe('withContextRetry against a model server', () => {
       const events = createInMemoryEventStore();
       const { logger, lines } = warnings();
       const reports: FitReport[] = [];
-      const history = agentHistory(30);
+      const history = agentHistory(30, 1_500);
 
       const answer = await withContextRetry(
         step(url, history, reports, { conversationId: 'conv-retry' }),
@@ -229,7 +187,7 @@ describe('withContextRetry against a model server', () => {
     const manager = createContextManager({ maxTokens: BUDGET, counter: createHeuristicCounter() });
     const { url } = server.scenario([wireAnswer(azure), SUCCESS]);
     const reports: FitReport[] = [];
-    await withContextRetry(step(url, agentHistory(30), reports), manager);
+    await withContextRetry(step(url, agentHistory(30, 1_500), reports), manager);
     const [first, second] = reports as [FitReport, FitReport];
     expect(second.maxTokens).toBeLessThanOrEqual(Math.floor(first.promptTokens * (6768 / 9000)));
   });
@@ -242,7 +200,7 @@ describe('withContextRetry against a model server', () => {
     const reports: FitReport[] = [];
 
     const error = await contextErrorRejectedBy(
-      withContextRetry(step(url, agentHistory(30), reports), manager),
+      withContextRetry(step(url, agentHistory(30, 1_500), reports), manager),
     );
 
     expect(ContextLengthError.isInstance(error)).toBe(true);
@@ -262,7 +220,7 @@ describe('withContextRetry against a model server', () => {
     const error = await contextErrorRejectedBy(
       withContextRetry(async (fitAttempt) => {
         calls += 1;
-        return step(url, agentHistory(30), reports)(fitAttempt);
+        return step(url, agentHistory(30, 1_500), reports)(fitAttempt);
       }, manager),
     );
 
@@ -337,7 +295,7 @@ describe('withContextRetry against a model server', () => {
       async (fitAttempt) => {
         calls += 1;
         try {
-          return await step(url, agentHistory(30), [])(fitAttempt);
+          return await step(url, agentHistory(30, 1_500), [])(fitAttempt);
         } catch (error) {
           thrown = error;
           throw error;
@@ -365,7 +323,7 @@ describe('withContextRetry against a model server', () => {
       let calls = 0;
       const outcome = withContextRetry(async (fitAttempt) => {
         calls += 1;
-        await fitAttempt(agentHistory(5), { system, tools });
+        await fitAttempt(agentHistory(5, 1_500), { system, tools });
         throw thrown;
       }, manager);
       await expect(outcome).rejects.toBe(thrown);
@@ -387,7 +345,7 @@ describe('withContextRetry when nothing is refused', () => {
       },
     };
     const { url, received } = server.scenario([SUCCESS]);
-    const history = agentHistory(30);
+    const history = agentHistory(30, 1_500);
     const options: FitOptions = { system, tools, conversationId: 'conv-ok' };
     const events = createInMemoryEventStore();
     const { logger, lines } = warnings();
@@ -423,7 +381,10 @@ describe('withContextRetry options', () => {
     const openAi = OVERFLOW_FIXTURES[0] as OverflowFixture;
     const { url } = server.scenario([wireAnswer(openAi), SUCCESS]);
     const reports: FitReport[] = [];
-    await withContextRetry(step(url, agentHistory(30), reports, { maxTokens: 1_000 }), manager);
+    await withContextRetry(
+      step(url, agentHistory(30, 1_500), reports, { maxTokens: 1_000 }),
+      manager,
+    );
     const [first, second] = reports as [FitReport, FitReport];
     expect(first.maxTokens).toBe(1_000);
     expect(second.maxTokens).toBeLessThan(1_000);
@@ -443,7 +404,7 @@ describe('withContextRetry options', () => {
       withContextRetry(
         async (fitAttempt) => {
           calls += 1;
-          const { messages } = await fitAttempt(agentHistory(30), { system, tools });
+          const { messages } = await fitAttempt(agentHistory(30, 1_500), { system, tools });
           controller.abort(new Error('user cancelled'));
           return postChat(url, { system, tools, messages });
         },
