@@ -40,7 +40,7 @@ export async function benchFitStep(): Promise<void> {
 
   let run = 0;
   const cold = await measure((messages: Message[]) => manager.fit(messages), {
-    minRuns: 3,
+    minRuns: 7,
     minTime: 0,
     prepare: () => {
       run += 1;
@@ -48,13 +48,16 @@ export async function benchFitStep(): Promise<void> {
     },
   });
   await manager.fit(history);
+  // Each step's array is the last step's plus one message, as an agent loop hands it over.
   let step = 0;
+  let last: Message[] = history;
   const warm = await measure((messages: Message[]) => manager.fit(messages), {
     minRuns: 20,
     minTime: 1_000,
     prepare: () => {
       step += 1;
-      return [...history, newMessage(step)];
+      last = [...last, newMessage(step)];
+      return last;
     },
   });
   const rebuilt = await measure((messages: Message[]) => manager.fit(messages), {
@@ -62,7 +65,8 @@ export async function benchFitStep(): Promise<void> {
     minTime: 500,
     prepare: () => {
       step += 1;
-      return [...fresh(history), newMessage(step)];
+      last = [...fresh(last), newMessage(step)];
+      return last;
     },
   });
 
