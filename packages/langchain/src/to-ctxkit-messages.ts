@@ -19,10 +19,17 @@ import { LANGCHAIN_KEY, SOURCE } from './source.js';
 export interface ConversionRepair {
   /** Index of the LangChain message repaired. */
   readonly index: number;
-  /** What was done: a tool result whose call is not before it became a user message. */
-  readonly action: 'tool-result-to-user';
-  /** The call the result names. */
-  readonly toolCallId: string;
+  /**
+   * What was done: a tool result whose call is not before it became a user message
+   * (`tool-result-to-user`), or a message of a type ctxkit has no role for (a `ChatMessage` of a
+   * custom role, a `FunctionMessage`, ...) became a user message saying what it was
+   * (`message-to-user`).
+   */
+  readonly action: 'tool-result-to-user' | 'message-to-user';
+  /** The call the result names, for `tool-result-to-user`. */
+  readonly toolCallId?: string;
+  /** The LangChain message type, for `message-to-user`. */
+  readonly messageType?: string;
   /** Why, for a person. */
   readonly reason: string;
 }
@@ -60,12 +67,16 @@ export interface ToCtxkitOptions {
  * sent to a model: it becomes a user message saying which call it answers, holding its output,
  * and the repair is listed in `repairs`.
  *
+ * A message of a type ctxkit has no role for (a `ChatMessage` of a custom role, a
+ * `FunctionMessage`) becomes a user message that says what it was and holds its content, listed
+ * in `repairs` too.
+ *
  * @param messages - the LangChain messages, oldest first
  * @param options - calls made before `messages`
  * @returns the ctxkit messages and the repairs made
- * @throws InvalidMessageError (`invalid_message`) for a message that is not a LangChain message
- *   or of a type other than human, AI, system and tool, or for a content block that is not JSON
- *   data (other than image and file bytes), naming its index
+ * @throws InvalidMessageError (`invalid_message`) for a value that is not a LangChain message,
+ *   or for a content block that is not JSON data (other than image and file bytes), naming its
+ *   index
  */
 export function toCtxkitMessages(
   messages: readonly BaseMessage[],
@@ -80,6 +91,12 @@ export function toCtxkitMessages(
   const repairs: ConversionRepair[] = [];
   messages.forEach((message, index) => {
     const type = messageType(message, index);
+    if (type !== 'tool' && ROLE_OF[type] === undefined) {
+      const reason = `a ${JSON.stringify(type)} message has no ctxkit role`;
+      repairs.push({ index, action: 'message-to-user', messageType: type, reason });
+      converted.push(otherMessage(message, type, index));
+      return;
+    }
     if (type === 'tool') {
       const callId = (message as { tool_call_id?: unknown }).tool_call_id;
       if (typeof callId !== 'string') throw invalid(index, 'a ToolMessage needs a tool_call_id.');
@@ -121,13 +138,29 @@ function messageType(message: unknown, index: number): string {
     typeof message === 'object' && message !== null && 'content' in message
       ? (message as BaseMessage).type
       : undefined;
-  if (type === 'tool' || (typeof type === 'string' && ROLE_OF[type] !== undefined)) return type;
-  throw invalid(
-    index,
-    type === undefined
-      ? 'expected a LangChain message (HumanMessage, AIMessage, SystemMessage or ToolMessage).'
-      : `a ${JSON.stringify(type)} message has no ctxkit role; pass human, AI, system and tool messages.`,
-  );
+  if (typeof type === 'string' && type.length > 0) return type;
+  throw invalid(index, 'expected a LangChain message (a BaseMessage with a type and content).');
+}
+
+/**
+ * A message of a type ctxkit has no role for, as a user message that says what it was and holds
+ * its content, so that it is sent (and counted) rather than dropped.
+ */
+function otherMessage(message: BaseMessage, type: string, index: number): Message {
+  const role = (message as { role?: unknown }).role;
+  const name = typeof role === 'string' && role.length > 0 ? ` (role ${role})` : '';
+  const notice = textPart(`[A ${type} message${name}:]`);
+  const body: Part[] =
+    typeof message.content === 'string'
+      ? [textPart(message.content)]
+      : contentArray(message, index).map((block, at) =>
+          blockToPart(block, 'user', { index, block: at }),
+        );
+  return {
+    role: 'user',
+    content: [notice, ...body],
+    ...(message.id === undefined ? {} : { id: message.id }),
+  };
 }
 
 function plainMessage(

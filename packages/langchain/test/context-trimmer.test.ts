@@ -2,6 +2,7 @@ import { createContextManager } from '@ctxkit/context-manager';
 import {
   AIMessage,
   type BaseMessage,
+  ChatMessage,
   HumanMessage,
   SystemMessage,
   ToolMessage,
@@ -49,6 +50,22 @@ describe('contextTrimmer', () => {
     expect(sent[1]).toBe(input[1]);
     expect(sent.at(-1)).toBe(input.at(-1));
     expect(fits[0]?.report.promptTokens).toBeLessThanOrEqual(2_000);
+  });
+
+  it('sends a message of a type it has no role for as a user message, and reports it', async () => {
+    const fits: LangChainFitResult[] = [];
+    const critic = new ChatMessage({ content: 'The plan skips the tests.', role: 'critic' });
+    const input = [...chat(2, 50), critic];
+    const output = await contextTrimmer({
+      model: 'gpt-4o',
+      onFit: (fit) => fits.push(fit),
+    }).invoke(input);
+    expect(output).toHaveLength(input.length);
+    expect(output.at(-1)).toBeInstanceOf(HumanMessage);
+    expect(output.at(-1)?.text).toContain('The plan skips the tests.');
+    expect(fits[0]?.repairs).toMatchObject([
+      { index: input.length - 1, action: 'message-to-user', messageType: 'generic' },
+    ]);
   });
 
   it('returns the very messages when they fit', async () => {

@@ -90,12 +90,28 @@ describe('toCtxkitMessages', () => {
     expect(toCtxkitMessages([result], { knownToolCallIds: ['earlier'] }).repairs).toEqual([]);
   });
 
-  it('refuses what is not a human, AI, system or tool message, naming its index', () => {
-    const chat = new ChatMessage({ content: 'hi', role: 'critic' });
-    const error = contextErrorThrownBy(() => toCtxkitMessages([new HumanMessage('a'), chat]));
-    expect(error.code).toBe('invalid_message');
-    expect(error.details).toEqual({ index: 1 });
-    expect(error.message).toContain('"generic"');
+  it('sends a message of a type ctxkit has no role for as a user message, and reports it', () => {
+    const chat = new ChatMessage({ content: 'looks good', role: 'critic', id: 'm2' });
+    const { messages, repairs } = toCtxkitMessages([new HumanMessage('a'), chat]);
+    expect(repairs).toEqual([
+      {
+        index: 1,
+        action: 'message-to-user',
+        messageType: 'generic',
+        reason: 'a "generic" message has no ctxkit role',
+      },
+    ]);
+    expect(messages[1]).toEqual({
+      role: 'user',
+      id: 'm2',
+      content: [
+        { type: 'text', text: '[A generic message (role critic):]' },
+        { type: 'text', text: 'looks good' },
+      ],
+    });
+  });
+
+  it('refuses what is not a LangChain message, naming its index', () => {
     const notMessage = contextErrorThrownBy(() =>
       toCtxkitMessages([{ role: 'user', content: 'hi' } as never]),
     );
