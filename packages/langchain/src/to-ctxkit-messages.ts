@@ -149,18 +149,7 @@ function messageType(message: unknown, index: number): string {
 function otherMessage(message: BaseMessage, type: string, index: number): Message {
   const role = (message as { role?: unknown }).role;
   const name = typeof role === 'string' && role.length > 0 ? ` (role ${role})` : '';
-  const notice = textPart(`[A ${type} message${name}:]`);
-  const body: Part[] =
-    typeof message.content === 'string'
-      ? [textPart(message.content)]
-      : contentArray(message, index).map((block, at) =>
-          blockToPart(block, 'user', { index, block: at }),
-        );
-  return {
-    role: 'user',
-    content: [notice, ...body],
-    ...(message.id === undefined ? {} : { id: message.id }),
-  };
+  return userMessageWith(`[A ${type} message${name}:]`, message, index);
 }
 
 function plainMessage(
@@ -273,9 +262,15 @@ function toolMessage(
 /** A user message standing for a tool result that has no call before it. */
 function orphanResult(message: BaseMessage, callId: string, index: number): Message {
   const name = message.name === undefined ? '' : ` ${message.name}`;
-  const notice = textPart(
+  return userMessageWith(
     `[Result of tool call ${callId}${name}, whose call is not in this conversation:]`,
+    message,
+    index,
   );
+}
+
+/** A user message that opens with `notice` and holds `message`'s content, under its id. */
+function userMessageWith(notice: string, message: BaseMessage, index: number): Message {
   const body: Part[] =
     typeof message.content === 'string'
       ? [textPart(message.content)]
@@ -284,7 +279,7 @@ function orphanResult(message: BaseMessage, callId: string, index: number): Mess
         );
   return {
     role: 'user',
-    content: [notice, ...body],
+    content: [textPart(notice), ...body],
     ...(message.id === undefined ? {} : { id: message.id }),
   };
 }
