@@ -3,29 +3,18 @@ import {
   countMessageTokens,
   hasValidTokenCount,
   type Message,
-  type TokenCounter,
 } from '@ctxkit/context-core';
-import { arbitraryHistory, fuzzParameters, sameData } from '@ctxkit/context-core/testing';
+import {
+  arbitraryHistory,
+  fuzzParameters,
+  sameData,
+  spyCounter,
+} from '@ctxkit/context-core/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { contextGuard, trimToBudget } from '../src/index.js';
 import { type HistoryScan, scanHistory } from '../src/scan-history.js';
 import { assistant, call, result, system, user } from './helpers.js';
-
-/** A one-token-per-character counter of its own name, recording every text it tokenizes. */
-function spyCounter(name: string): { counter: TokenCounter; texts: string[] } {
-  const texts: string[] = [];
-  return {
-    texts,
-    counter: {
-      name,
-      count: (text: string) => {
-        texts.push(text);
-        return text.length;
-      },
-    },
-  };
-}
 
 /** A system message, then `turns` times: user, call, result, answer (about 100 tokens each). */
 function longHistory(turns: number): Message[] {

@@ -2,22 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CONTENT_COUNT_CACHE_ENTRIES, contentKey } from '../src/content-count-cache.js';
 import { countMessageTokens, hasValidTokenCount } from '../src/count-tokens.js';
 import type { Message } from '../src/message.js';
-import type { TokenCounter } from '../src/token-counter.js';
-
-/** A one-token-per-character counter of its own name, recording every text it tokenizes. */
-function spyCounter(name: string): { counter: TokenCounter; texts: string[] } {
-  const texts: string[] = [];
-  return {
-    texts,
-    counter: {
-      name,
-      count: (text: string) => {
-        texts.push(text);
-        return text.length;
-      },
-    },
-  };
-}
+import { spyCounter } from '../src/testing/index.js';
 
 const toolCall = (input: unknown): Message => ({
   role: 'assistant',

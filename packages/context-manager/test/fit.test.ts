@@ -14,6 +14,7 @@ import {
   contextErrorRejectedBy,
   contextErrorThrownBy,
   deepFreeze,
+  spyCounter,
 } from '@ctxkit/context-core/testing';
 import { createHeuristicCounter } from '@ctxkit/token-counters';
 import { describe, expect, it } from 'vitest';
@@ -117,6 +118,29 @@ describe('createContextManager().fit', () => {
     expect(table).toMatch(/^fit: 41 -> \d+ messages, prompt [\d,]+ of 3,000 tokens/);
     expect(table).toMatch(/\n {2}0–\d+ +dropped +trim-to-budget/);
     expect(table).toMatch(/ kept /);
+  });
+});
+
+describe('counting per step', () => {
+  it('counts only the message a step adds to an array already fitted', async () => {
+    const { counter, texts } = spyCounter('spy:step');
+    const manager = createContextManager({ maxTokens: 20_000, counter });
+    const history = agentHistory(30, 300);
+    await manager.fit(history, { tools });
+    texts.length = 0;
+    const next: Message = { role: 'user', content: 'Now run the tests again.' };
+    await manager.fit([...history, next], { tools });
+    expect(texts).toEqual(['Now run the tests again.']);
+  });
+
+  it('counts a rebuilt copy of a message counted before by its content, not again', async () => {
+    const { counter, texts } = spyCounter('spy:rebuilt');
+    const manager = createContextManager({ maxTokens: 20_000, counter });
+    const history = agentHistory(30, 300);
+    await manager.fit(history);
+    texts.length = 0;
+    await manager.fit(history.map((message) => ({ ...message })));
+    expect(texts).toEqual([]);
   });
 });
 
