@@ -133,6 +133,14 @@ describe('counting per step', () => {
     expect(texts).toEqual(['Now run the tests again.']);
   });
 
+  it('counts the same system prompt once, however many steps send it', async () => {
+    const { counter, texts } = spyCounter('spy:system');
+    const manager = createContextManager({ maxTokens: 20_000, counter });
+    const system = 'You are a careful software engineer.';
+    for (let step = 0; step < 3; step += 1) await manager.fit([], { system });
+    expect(texts.filter((text) => text === system)).toHaveLength(1);
+  });
+
   it('counts a rebuilt copy of a message counted before by its content, not again', async () => {
     const { counter, texts } = spyCounter('spy:rebuilt');
     const manager = createContextManager({ maxTokens: 20_000, counter });
