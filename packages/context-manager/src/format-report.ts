@@ -44,8 +44,8 @@ export function formatReport(report: FitReport, options: FormatReportOptions = {
     );
   }
   const rows = runs(report.changes).map((run) => [
-    run.first === run.last ? run.label : `${run.label}–${n(run.last)}`,
-    run.action,
+    runLabel(run),
+    run.into === undefined ? run.action : `${run.action} into ${n(run.into)}`,
     run.step ?? '',
     run.counted ? n(run.before) : run.before > 0 ? `>=${n(run.before)}` : '-',
     n(run.after),
@@ -68,7 +68,10 @@ export function formatReport(report: FitReport, options: FormatReportOptions = {
 interface Run {
   action: ChangeAction;
   step: string | undefined;
-  label: string;
+  /** The summary's output index, for summarized messages. */
+  into: number | undefined;
+  /** The first message's id, when it has one. */
+  id: string | undefined;
   first: number;
   last: number;
   before: number;
@@ -76,7 +79,7 @@ interface Run {
   counted: boolean;
 }
 
-/** Consecutive changes with the same action and step, as one run each. */
+/** Consecutive changes with the same action, step and summary, as one run each. */
 function runs(changes: readonly MessageChange[]): Run[] {
   const out: Run[] = [];
   for (const change of changes) {
@@ -86,6 +89,7 @@ function runs(changes: readonly MessageChange[]): Run[] {
       previous !== undefined &&
       previous.action === change.action &&
       previous.step === change.step &&
+      previous.into === change.into &&
       change.action !== 'inserted' &&
       previous.last === at - 1;
     if (joins) {
@@ -93,18 +97,13 @@ function runs(changes: readonly MessageChange[]): Run[] {
       previous.before += change.tokensBefore ?? 0;
       previous.after += change.tokensAfter;
       previous.counted &&= change.tokensBefore !== null;
-      previous.label = n(previous.first);
       continue;
     }
     out.push({
       action: change.action,
       step: change.step,
-      label:
-        change.action === 'inserted'
-          ? `new at ${n(at)}`
-          : change.id === undefined
-            ? n(at)
-            : `${n(at)} (${change.id})`,
+      into: change.into,
+      id: change.id,
       first: at,
       last: at,
       before: change.tokensBefore ?? 0,
@@ -113,6 +112,13 @@ function runs(changes: readonly MessageChange[]): Run[] {
     });
   }
   return out;
+}
+
+/** Where a run is: `12–3,811`, or one message by index and id, or an inserted one's place. */
+function runLabel(run: Run): string {
+  if (run.first !== run.last) return `${n(run.first)}–${n(run.last)}`;
+  if (run.action === 'inserted') return `new at ${n(run.first)}`;
+  return run.id === undefined ? n(run.first) : `${n(run.first)} (${run.id})`;
 }
 
 function n(value: number): string {

@@ -1,7 +1,9 @@
 import { trimToBudget } from '@ctxkit/compressor-simple';
+import { createSummarizingCompressor } from '@ctxkit/compressor-summarize';
 import {
   BudgetError,
   type ContextEvent,
+  composeCompressors,
   countTokens,
   createInMemoryEventStore,
   InvalidMessageError,
@@ -207,6 +209,28 @@ describe('bad input', () => {
     const error = await contextErrorRejectedBy(small.fit([], { system: 'x '.repeat(200), tools }));
     expect(BudgetError.isInstance(error)).toBe(true);
     expect(error.code).toBe('budget_exceeded');
+  });
+});
+
+describe('formatReport with a summary', () => {
+  it('says which summary the summarized messages went into', async () => {
+    const summarize = async (messages: readonly Message[]) =>
+      `${messages.length} steps read files.`;
+    const manager = createContextManager({
+      maxTokens: 3_000,
+      counter: createHeuristicCounter(),
+      compressor: composeCompressors(
+        createSummarizingCompressor({ summarize, keepRecentTokens: 500 }),
+        trimToBudget(),
+      ),
+    });
+    const { report } = await manager.fit(agentHistory(40, 2_000));
+    const summary = report.changes.find((change) => change.action === 'inserted');
+    expect(summary?.outputIndex).toBeTypeOf('number');
+    expect(formatReport(report)).toMatch(
+      new RegExp(`\\n {2}0–\\d+ +summarized into ${summary?.outputIndex} `),
+    );
+    expect(formatReport(report)).toMatch(new RegExp(`new at ${summary?.outputIndex} +inserted`));
   });
 });
 
