@@ -194,20 +194,21 @@ export function createContextPipeline(options: ContextPipelineOptions): ContextP
       const systemTokens = countTokens(system, counter);
       const inputTokens = countTokens(given, counter);
       const toolTokens = input.tools?.length ? manager.countTools(input.tools) : 0;
-      if (requestLimit - inputTokens - systemTokens - toolTokens < 0) {
-        throw promptTooLarge({
+      // What cannot fit, with the whole request's figures: the prompt's tokens, and the history
+      // as the compressor left it (or as loaded, when the fit itself gave up).
+      const tooLarge = (promptTokens: number, kept: readonly Message[], keptTokens: number) =>
+        promptTooLarge({
           conversationId,
-          promptTokens: systemTokens + toolTokens + inputTokens,
+          promptTokens,
           requestLimit,
           budget,
           systemTokens,
           inputTokens,
           toolTokens,
-          history: [],
-          keptTokens: 0,
+          history: kept,
+          keptTokens,
           counter,
         });
-      }
       const built = await fitAndAssemble(manager, history, {
         assembler,
         system: input.system,
@@ -217,38 +218,16 @@ export function createContextPipeline(options: ContextPipelineOptions): ContextP
         conversationId,
         maxTokens: requestLimit,
       }).catch((error: unknown) => {
+        // The system prompt, tools and input leave no room, or the history cannot fit in it.
         if (!isContextError(error, 'budget_exceeded')) throw error;
-        // The manager could not fit the history: say so with the whole request's figures.
         const keptTokens = Number(error.details.outputTokens ?? 0);
-        throw promptTooLarge({
-          conversationId,
-          promptTokens: keptTokens + systemTokens + toolTokens + inputTokens,
-          requestLimit,
-          budget,
-          systemTokens,
-          inputTokens,
-          toolTokens,
-          history,
-          keptTokens,
-          counter,
-        });
+        throw tooLarge(keptTokens + systemTokens + toolTokens + inputTokens, history, keptTokens);
       });
       const { messages, report } = built;
       // Counted afresh, with no cache: no stale or planted count can let a prompt over the limit.
       const promptTokens = countTokensUncached(messages, counter) + toolTokens;
       if (promptTokens > requestLimit) {
-        throw promptTooLarge({
-          conversationId,
-          promptTokens,
-          requestLimit,
-          budget,
-          systemTokens,
-          inputTokens,
-          toolTokens,
-          history: built.fitted,
-          keptTokens: built.report.estimatedTokens,
-          counter,
-        });
+        throw tooLarge(promptTokens, built.fitted, built.report.estimatedTokens);
       }
       await events?.record(compressedEvent(conversationId, report));
       return { messages, report, historyBudget: { maxTokens: report.budgetTokens } };
