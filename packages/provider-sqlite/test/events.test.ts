@@ -57,7 +57,10 @@ describe('events', () => {
       assembler: { assemble: ({ history }) => history },
       budget: { maxTokens: 10_000, reserveTokens: 1_000 },
     });
-    await pipeline.build('c', { system: 'You are terse.', input: 'next question' });
+    const { report } = await pipeline.build('c', {
+      system: 'You are terse.',
+      input: 'next question',
+    });
     const events = await provider.listEvents('c', { type: 'context.compressed' });
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({
@@ -65,6 +68,11 @@ describe('events', () => {
       conversationId: 'c',
       payload: { originalCount: 2, compressedCount: 2, steps: [] },
     });
+    // What became of each message reads back from the table, for an inspector to show later.
+    const payload = events[0]?.payload as { changes?: unknown } | undefined;
+    const stored = payload?.changes;
+    expect(stored).toEqual(report.changes.map(({ message: _sent, ...change }) => change));
+    expect(stored).toHaveLength(2);
     expect(Number.isNaN(Date.parse(events[0]?.at ?? ''))).toBe(false);
     await provider.close();
   });
