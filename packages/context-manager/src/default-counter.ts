@@ -1,5 +1,5 @@
 import type { TokenCounter } from '@ctxkit/context-core';
-import { createTiktokenCounter } from '@ctxkit/token-counters';
+import { createTiktokenCounter, tiktokenEncodingOf } from '@ctxkit/token-counters';
 
 /**
  * The counter a manager uses when none is given: OpenAI's own encoding for OpenAI models
@@ -12,7 +12,5 @@ import { createTiktokenCounter } from '@ctxkit/token-counters';
  * @throws InvalidOptionError (`invalid_option`) never in practice: both encodings it picks are supported
  */
 export function defaultCounter(modelId: string | undefined): TokenCounter {
-  const name = (modelId ?? '').toLowerCase();
-  const base = name.slice(name.lastIndexOf('/') + 1);
-  return createTiktokenCounter(/^gpt-(3\.5|4)(-|$)/.test(base) ? 'cl100k_base' : 'o200k_base');
+  return createTiktokenCounter(tiktokenEncodingOf(modelId ?? ''));
 }

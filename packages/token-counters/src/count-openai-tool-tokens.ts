@@ -1,5 +1,6 @@
 import type { TokenCounter, ToolDeclaration } from '@ctxkit/context-core';
 import { checkName } from './check-option.js';
+import { tiktokenEncodingOf } from './tiktoken-encoding-of.js';
 import { checkToolDeclarations } from './tool-declaration.js';
 
 /** The constants of OpenAI's function-calling framing, as the OpenAI Cookbook measured them. */
@@ -74,9 +75,8 @@ export function countOpenAIToolTokens(
   checkToolDeclarations(tools, caller);
   checkName(caller, 'model', model);
   if (tools.length === 0) return 0;
-  const framing = /^gpt-(3\.5|4)(-|$)/.test(model.slice(model.lastIndexOf('/') + 1))
-    ? OPENAI_LEGACY_TOOL_FRAMING
-    : OPENAI_TOOL_FRAMING;
+  const framing =
+    tiktokenEncodingOf(model) === 'cl100k_base' ? OPENAI_LEGACY_TOOL_FRAMING : OPENAI_TOOL_FRAMING;
   let total = framing.end;
   for (const tool of tools) {
     total += framing.functionStart;

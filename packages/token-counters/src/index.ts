@@ -70,6 +70,7 @@ export {
 export { OPENAI_MAX_PATCHES } from './openai-patch-tokens.js';
 export { readImageSize } from './read-image-size.js';
 export { createTiktokenCounter, type TiktokenEncodingName } from './tiktoken-counter.js';
+export { tiktokenEncodingOf } from './tiktoken-encoding-of.js';
 export {
   type MediaTarget,
   PDF_BYTES_PER_PAGE,

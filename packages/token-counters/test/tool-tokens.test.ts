@@ -12,6 +12,7 @@ import {
   createHeuristicCounter,
   createTiktokenCounter,
   type ToolDeclaration,
+  tiktokenEncodingOf,
 } from '../src/index.js';
 import { expectInvalidOption } from './helpers.js';
 
@@ -184,5 +185,16 @@ describe('tool counts: invalid input', () => {
     );
     expectInvalidOption(() => anthropicToolSystemPromptTokens(''), 'model');
     expectInvalidOption(() => countOpenAIToolTokens([WEATHER], counter, ''), 'model');
+  });
+});
+
+describe('tiktokenEncodingOf', () => {
+  it('gives gpt-3.5 and gpt-4 cl100k_base, every later or other model o200k_base', () => {
+    for (const model of ['gpt-4', 'gpt-4-0613', 'openai/gpt-3.5-turbo', 'GPT-4']) {
+      expect(tiktokenEncodingOf(model)).toBe('cl100k_base');
+    }
+    for (const model of ['gpt-4o', 'gpt-4.1-mini', 'o3', 'claude-sonnet-4-5', '']) {
+      expect(tiktokenEncodingOf(model)).toBe('o200k_base');
+    }
   });
 });
