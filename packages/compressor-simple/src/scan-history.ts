@@ -16,19 +16,26 @@ export interface HistoryScan {
 /** Histories shorter than this are scanned whole every time: that costs less than a memo. */
 const MEMO_MIN_LENGTH = 1024;
 
-/** The last long history scanned that starts with a given message: its messages and its scan. */
+/** A long history scanned: its messages and its scan. */
 interface ScanMemo {
   messages: Message[];
   scan: HistoryScan;
 }
 
 /**
- * Scans of long histories, by their first message. An agent passes a new array at every step,
- * holding the same objects plus new ones: comparing it with the last one by identity (cheap: the
- * array alone is read) finds the prefix already scanned, and only the rest is read. Keyed weakly,
- * so a memo lives no longer than its history's first message.
+ * How many histories starting with one message are remembered: a preset scans its input and then
+ * its first stage's output, two histories that begin with the same system message; one memo each
+ * keeps either from pushing the other out.
  */
-const memos = new WeakMap<Message, ScanMemo>();
+const MEMOS_PER_FIRST_MESSAGE = 4;
+
+/**
+ * Scans of long histories, by their first message, the most recently used first. An agent passes
+ * a new array at every step, holding the same objects plus new ones: comparing it with the last
+ * one by identity (cheap: the array alone is read) finds the prefix already scanned, and only the
+ * rest is read. Keyed weakly, so a memo lives no longer than its history's first message.
+ */
+const memos = new WeakMap<Message, ScanMemo[]>();
 
 /**
  * Finds the protected, first user and first tool-calling messages of `messages`. A long history
@@ -43,21 +50,34 @@ const memos = new WeakMap<Message, ScanMemo>();
 export function scanHistory(messages: readonly Message[]): HistoryScan {
   const first = messages[0];
   if (messages.length < MEMO_MIN_LENGTH || first === undefined) return scanFrom(messages, 0);
-  const memo = memos.get(first);
-  if (memo === undefined) {
+  let known = memos.get(first);
+  if (known === undefined) {
+    known = [];
+    memos.set(first, known);
+  }
+  // The memo this history most likely extends: the one holding its message where either ends.
+  const position = known.findIndex((memo) => {
+    const last = Math.min(memo.messages.length, messages.length) - 1;
+    return memo.messages[last] === messages[last];
+  });
+  if (position === -1) {
     const scan = scanFrom(messages, 0);
-    memos.set(first, { messages: [...messages], scan });
+    known.unshift({ messages: [...messages], scan });
+    known.length = Math.min(known.length, MEMOS_PER_FIRST_MESSAGE);
     return scan;
   }
-  const known = memo.messages;
-  const shorter = Math.min(known.length, messages.length);
+  const memo = known[position] as ScanMemo;
+  known.splice(position, 1);
+  known.unshift(memo);
+  const before = memo.messages;
+  const shorter = Math.min(before.length, messages.length);
   let same = 0;
-  while (same < shorter && known[same] === messages[same]) same += 1;
-  if (same === messages.length && same === known.length) return memo.scan;
+  while (same < shorter && before[same] === messages[same]) same += 1;
+  if (same === messages.length && same === before.length) return memo.scan;
   const scan = scanFrom(messages, same, memo.scan);
-  known.length = same;
+  before.length = same;
   for (let index = same; index < messages.length; index += 1)
-    known.push(messages[index] as Message);
+    before.push(messages[index] as Message);
   memo.scan = scan;
   return scan;
 }

@@ -122,6 +122,31 @@ describe('scanHistory', () => {
     );
   });
 
+  it('remembers histories that begin with the same message side by side', () => {
+    // Each filler counts the reads of its role: a history scanned again from memory reads none.
+    let reads = 0;
+    const counted = (text: string): Message => {
+      const message = assistant(text);
+      return Object.defineProperty({ ...message }, 'role', {
+        enumerable: true,
+        get: () => {
+          reads += 1;
+          return message.role;
+        },
+      });
+    };
+    const task = user('task');
+    const history = [task, ...Array.from({ length: 1_100 }, () => counted('filler'))];
+    // A preset's first stage keeps part of it: another long history with the same first message.
+    const stageOutput = [task, ...Array.from({ length: 1_100 }, () => counted('kept'))];
+    const expected = reference(history);
+    scanHistory(history);
+    scanHistory(stageOutput);
+    reads = 0;
+    expect(scanHistory([...history])).toEqual(expected);
+    expect(reads).toBe(0);
+  });
+
   it('sees an array changed in place since it was scanned', () => {
     const history = [user('task'), ...Array.from({ length: 1_100 }, () => assistant('filler'))];
     expect(scanHistory(history).protectedIndexes).toEqual([]);
