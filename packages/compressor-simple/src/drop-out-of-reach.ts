@@ -58,7 +58,7 @@ export function dropOutOfReach(options: DropOutOfReachOptions): ContextCompresso
       keepsFirstUser: options.keepFirstUser,
     },
     transform: (input) => {
-      // Not destructured whole: `tokens` would count every message, `newestCounted` is read later.
+      // Not destructured whole: `tokens` would count every message.
       const { messages, budget, limit, countUpTo, countRange } = input;
       const tokens = countUpTo(limit);
       if (tokens <= limit) return { messages: [...messages], tokens };
@@ -71,37 +71,28 @@ export function dropOutOfReach(options: DropOutOfReachOptions): ContextCompresso
         }
         return tokens;
       };
-      const selection = selectUnits(
-        messages,
-        scan,
-        createUnitCursor(messages, input.newestCounted + 16, scan.firstCall),
-        {
-          limit,
-          cost: floor,
-          firstUser: options.keepFirstUser ? 'always' : 'no',
-          keepFrom: (always) =>
-            options.recentFrom &&
-            always.some((unit) =>
-              unit.messages.some((message) => options.isRanked?.(message) ?? true),
-            )
-              ? options.recentFrom(messages)
-              : messages.length,
-          mayVanish: (unit) =>
-            unit.messages.every((message) => options.mayVanish?.(message) ?? false),
-          ...(options.window === undefined
-            ? {}
-            : {
-                inner: {
-                  limit: Math.floor(limit * options.window.ratio),
-                  before: recentStart(
-                    messages,
-                    options.window.keepRecentMessages,
-                    options.mayVanish,
-                  ),
-                },
-              }),
-        },
-      );
+      const selection = selectUnits(messages, scan, createUnitCursor(messages, scan.firstCall), {
+        limit,
+        cost: floor,
+        firstUser: options.keepFirstUser ? 'always' : 'no',
+        keepFrom: (always) =>
+          options.recentFrom &&
+          always.some((unit) =>
+            unit.messages.some((message) => options.isRanked?.(message) ?? true),
+          )
+            ? options.recentFrom(messages)
+            : messages.length,
+        mayVanish: (unit) =>
+          unit.messages.every((message) => options.mayVanish?.(message) ?? false),
+        ...(options.window === undefined
+          ? {}
+          : {
+              inner: {
+                limit: Math.floor(limit * options.window.ratio),
+                before: recentStart(messages, options.window.keepRecentMessages, options.mayVanish),
+              },
+            }),
+      });
       // What is kept is counted, for the report; what is dropped unread stays uncounted.
       let kept = 0;
       for (const range of selection.ranges) kept += countRange(range.start, range.end);

@@ -50,31 +50,21 @@ export function trimToBudget(options: TrimToBudgetOptions = {}): ContextCompress
   return defineCompressor({
     name: 'trim-to-budget',
     transform: (input) => {
-      // Not destructured whole: `tokens` would count every message, `newestCounted` is read later.
+      // Not destructured whole: `tokens` would count every message.
       const { messages, limit, countUpTo, countRange, context } = input;
       const tokens = countUpTo(limit);
       if (tokens <= limit) return { messages: [...messages], tokens };
       const scan = scanHistory(messages);
       const cost = (unit: MessageUnit) => countRange(unit.start, unit.end);
-      const selection = selectUnits(
-        messages,
-        scan,
-        createUnitCursor(
-          messages,
-          // The walk reaches about as far as the budget did: grouped in one chunk, mostly.
-          input.newestCounted + 16,
-          scan.firstCall,
-        ),
-        {
-          limit,
-          cost,
-          firstUser: keepFirstUser ? 'if-fits' : 'no',
-          fitNewest: (unit, left) => {
-            cost(unit);
-            return fitUnit(unit.messages, left, context, marker);
-          },
+      const selection = selectUnits(messages, scan, createUnitCursor(messages, scan.firstCall), {
+        limit,
+        cost,
+        firstUser: keepFirstUser ? 'if-fits' : 'no',
+        fitNewest: (unit, left) => {
+          cost(unit);
+          return fitUnit(unit.messages, left, context, marker);
         },
-      );
+      });
       // Every kept unit was paid for at its count (the newest at what is left of it).
       return {
         messages: selection.messages,

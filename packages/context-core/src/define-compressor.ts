@@ -44,11 +44,6 @@ export interface StageInput {
    * @returns their tokens
    */
   countRange(start: number, end: number): number;
-  /**
-   * How many of the newest messages are counted so far: after `countUpTo(cap)` found more than
-   * `cap` tokens, how far back from the newest end a walk within `cap` can reach.
-   */
-  readonly newestCounted: number;
   /** The compression context. */
   context: CompressContext;
 }
@@ -121,9 +116,6 @@ export function defineCompressor(options: DefineCompressorOptions): ContextCompr
         },
         countUpTo: (cap) => tally.upTo(cap),
         countRange: (start, end) => tally.range(start, end),
-        get newestCounted() {
-          return tally.newestCounted;
-        },
         context,
       });
       if (!tally.lazy) tally.total();

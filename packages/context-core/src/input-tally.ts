@@ -17,8 +17,6 @@ export interface InputTally {
   upTo(cap: number): number;
   /** Tokens of the messages at indexes `start` (included) to `end` (excluded). */
   range(start: number, end: number): number;
-  /** How many of the newest messages are counted: those `upTo` reached. */
-  readonly newestCounted: number;
   /** Whether `upTo` or `range` was called: the stage counts lazily. */
   readonly lazy: boolean;
   /** Tokens of the messages counted so far, and how many messages were not counted. */
@@ -83,9 +81,6 @@ export function createInputTally(messages: readonly Message[], counter: TokenCou
       let tokens = 0;
       for (let index = start; index < end; index += 1) tokens += countAt(index);
       return tokens;
-    },
-    get newestCounted() {
-      return total - from;
     },
     get lazy() {
       return lazy;
