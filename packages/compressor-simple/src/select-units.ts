@@ -35,7 +35,7 @@ export interface Selection {
   truncated: number;
   /** What the kept units cost: by `cost`, the newest by what `fitNewest` left of it. */
   tokens: number;
-  /** Where the kept units are in the input: their `start` and `end` indexes, in order. */
+  /** Where the kept units are in the input: runs of whole units, by `start` and `end`, in order. */
   ranges: { start: number; end: number }[];
 }
 
@@ -53,14 +53,13 @@ export function selectUnits(
   cursor: UnitCursor,
   options: SelectUnitsOptions,
 ): Selection {
-  const kept = new Map<number, readonly Message[]>();
-  const always: MessageUnit[] = [];
+  /** Units kept whatever the walk does (system, pinned, first user), by start. */
+  const fixed = new Map<number, MessageUnit>();
   let left = options.limit;
   for (const index of scan.protectedIndexes) {
     const unit = cursor.unitAt(index);
-    if (kept.has(unit.start)) continue;
-    kept.set(unit.start, unit.messages);
-    always.push(unit);
+    if (fixed.has(unit.start)) continue;
+    fixed.set(unit.start, unit);
     left -= options.cost(unit);
   }
   // What the inner limit leaves, kept as an offset from `left`: both fall by the same costs.
@@ -68,51 +67,61 @@ export function selectUnits(
   const innerBefore = options.inner?.before ?? 0;
   const firstUser =
     options.firstUser !== 'no' && scan.firstUser >= 0 ? cursor.unitAt(scan.firstUser) : undefined;
-  if (firstUser !== undefined) always.push(firstUser);
-  const keepFrom = options.keepFrom?.(always) ?? messages.length;
+  const keepFrom = options.keepFrom?.([...fixed.values(), ...(firstUser ? [firstUser] : [])]);
   let truncated = 0;
   const units = cursor.fromNewest();
   const newest = units.next().value;
-  if (newest !== undefined && !kept.has(newest.start)) {
+  if (newest === undefined) return { messages: [], truncated, tokens: 0, ranges: [] };
+  /** What the newest unit becomes: cut to fit, or as it is. */
+  let newestMessages = newest.messages;
+  /** The walk keeps every unit from here to the end. */
+  let walkStart = newest.start;
+  if (!fixed.has(newest.start)) {
     if (options.fitNewest) {
       const fitted = options.fitNewest(newest, left);
-      kept.set(newest.start, fitted.messages);
+      newestMessages = fitted.messages;
       left -= fitted.tokens;
       truncated = fitted.truncated;
     } else {
-      kept.set(newest.start, newest.messages);
       let unit: MessageUnit | undefined = newest;
       while (unit !== undefined && options.mayVanish?.(unit)) {
         const next = units.next();
         unit = next.done ? undefined : next.value;
-        if (unit !== undefined && !kept.has(unit.start)) kept.set(unit.start, unit.messages);
+        if (unit !== undefined) walkStart = unit.start;
       }
     }
   }
-  if (firstUser !== undefined && !kept.has(firstUser.start)) {
-    if (options.firstUser === 'always') kept.set(firstUser.start, firstUser.messages);
+  if (firstUser !== undefined && firstUser.start < walkStart && !fixed.has(firstUser.start)) {
+    if (options.firstUser === 'always') fixed.set(firstUser.start, firstUser);
     else {
       const cost = options.cost(firstUser);
       if (cost <= left) {
-        kept.set(firstUser.start, firstUser.messages);
+        fixed.set(firstUser.start, firstUser);
         left -= cost;
       }
     }
   }
   for (const unit of units) {
-    if (kept.has(unit.start)) continue;
-    const cost = options.cost(unit);
-    const room = unit.end <= innerBefore ? left - innerGap : left;
-    if (cost > room && unit.end <= keepFrom) break;
-    kept.set(unit.start, unit.messages);
-    left -= cost;
+    if (!fixed.has(unit.start)) {
+      const cost = options.cost(unit);
+      const room = unit.end <= innerBefore ? left - innerGap : left;
+      if (cost > room && unit.end <= (keepFrom ?? messages.length)) break;
+      left -= cost;
+    }
+    walkStart = unit.start;
   }
   const output: Message[] = [];
   const ranges: Selection['ranges'] = [];
-  const ordered = [...kept].sort(([first], [second]) => first - second);
-  for (const [start, unitMessages] of ordered) {
-    output.push(...unitMessages);
-    ranges.push({ start, end: start + unitMessages.length });
+  const before = [...fixed.values()]
+    .filter((unit) => unit.start < walkStart)
+    .sort((first, second) => first.start - second.start);
+  for (const unit of before) {
+    output.push(...unit.messages);
+    ranges.push({ start: unit.start, end: unit.end });
   }
+  for (let index = walkStart; index < newest.start; index += 1)
+    output.push(messages[index] as Message);
+  output.push(...newestMessages);
+  ranges.push({ start: walkStart, end: messages.length });
   return { messages: output, truncated, tokens: options.limit - left, ranges };
 }
