@@ -98,15 +98,16 @@ function checkBreakpoints(
     }
   }
   const sorted = [...(breakpoints as CacheBreakpoint[])].sort((a, b) => a.index - b.index);
-  const firstShort = sorted.findIndex((breakpoint) => (breakpoint.ttl ?? '5m') === '5m');
-  const longAfterShort = sorted.findIndex(
-    (b, i) => i > firstShort && firstShort >= 0 && b.ttl === '1h',
+  const longAfterShort = sorted.find(
+    (breakpoint, position) =>
+      breakpoint.ttl === '1h' &&
+      sorted.slice(0, position).some((earlier) => (earlier.ttl ?? '5m') === '5m'),
   );
-  if (anthropic && longAfterShort >= 0) {
+  if (anthropic && longAfterShort !== undefined) {
     throw invalidCacheRequest(
       where,
       "ordered with every '1h' breakpoint before the '5m' ones (Anthropic's rule)",
-      sorted[longAfterShort]?.index,
+      longAfterShort.index,
       { index },
     );
   }
