@@ -1,6 +1,7 @@
 export { throwIfAborted } from './abort.js';
 export { assertStoredSummary } from './assert-stored-summary.js';
 export { assertToolOutput } from './assert-tool-output.js';
+export type { BilledCost, CacheTtl } from './billed-cost.js';
 export { composeCompressors, composedGuarantees } from './compose-compressors.js';
 export { compressionReport, compressionStep, type StageFacts } from './compression-report.js';
 export {
