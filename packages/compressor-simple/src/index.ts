@@ -1,3 +1,4 @@
+export { type CacheAwareOptions, cacheAware } from './cache-aware.js';
 export { type ContextGuardOptions, contextGuard } from './context-guard.js';
 export {
   createSimpleCompressor,

@@ -1,0 +1,268 @@
+import {
+  budgetLimit,
+  type CompressContext,
+  type CompressionReport,
+  type CompressResult,
+  type ContextCompressor,
+  compressionReport,
+  compressionStep,
+  countMessageTokens,
+  countTokens,
+  type Message,
+  optionChecker,
+  type StageTrace,
+  type TokenBudget,
+  throwIfAborted,
+} from '@ctxkit/context-core';
+import { contextGuard } from './context-guard.js';
+import { SOURCE } from './package-source.js';
+
+/** Options of {@link cacheAware}. */
+export interface CacheAwareOptions {
+  /**
+   * What compacts the history when it must be: its output, under a budget of `target` of the
+   * limit, becomes the new prompt that later turns append to.
+   * @default `contextGuard()`
+   */
+  compressor?: ContextCompressor;
+  /**
+   * Share of the budget's limit (`maxTokens - reserveTokens`) past which the prompt is compacted:
+   * below it, each request is the previous one's messages plus the new ones.
+   * @default 0.85
+   */
+  trigger?: number;
+  /**
+   * Share of the limit a compaction brings the history down to, so that many turns can be
+   * appended before the next one. Not above `trigger`.
+   * @default 0.6
+   */
+  target?: number;
+  /**
+   * Fewest tokens a compaction must clear to be worth rewriting the front of the prompt (which
+   * the provider's cache then misses): a compaction that clears fewer is not used while the
+   * appended prompt still fits the limit.
+   * @default a tenth of the limit
+   */
+  clearAtLeast?: number;
+  /**
+   * Conversations whose last prompt is remembered (by the context's `conversationId`; calls
+   * without one share a single slot); the least recently used is forgotten first.
+   * @default 1000
+   */
+  maxConversations?: number;
+}
+
+/** What is remembered of a conversation's last compression. */
+interface LastPrompt {
+  /** The input it was given (a copy of the array). */
+  input: Message[];
+  /** What it returned, and its tokens. */
+  result: CompressResult;
+  tokens: number;
+}
+
+/** The slot of calls whose context names no conversation. */
+const NO_CONVERSATION = Symbol('no conversation');
+
+/**
+ * The cache-aware preset, named `cache-aware`: keeps the prompt append-only between compactions,
+ * so that a provider's prompt cache (OpenAI's automatic prefix cache, Anthropic's breakpoints,
+ * Gemini's implicit cache) keeps hitting. When the history given extends the last one given for
+ * the same conversation (the same message objects, then new ones), what would be sent is the last
+ * result followed by the new messages, unchanged; otherwise (nothing remembered, or a history
+ * edited rather than extended) it is the history as it is. That is sent as long as it stays
+ * within `trigger` of the limit. Past it, `compressor` compacts the whole history to `target` of
+ * the limit, and later turns append to that; a compaction that would clear fewer than
+ * `clearAtLeast` tokens is skipped while the uncompacted prompt still fits the limit. So most
+ * requests start with the previous request's messages, object for object, and the front of the
+ * prompt is rewritten once per compaction rather than at every turn. Always fits the budget when
+ * `compressor` does. A history that fits can come back compacted (once compacted, a conversation
+ * stays so): the report's steps are those of the compaction the prompt comes from, with the new
+ * messages' tokens added. Cost of a step that appends: comparing the array with the last one by
+ * identity, and counting the new messages.
+ *
+ * @param options - the compacting compressor, the trigger and target shares, the least a
+ *   compaction must clear and how many conversations to remember
+ * @returns the compressor, named `cache-aware`
+ * @throws InvalidOptionError (`invalid_option`) at creation when `trigger` or `target` is not a
+ *   number in (0, 1], `target` is above `trigger`, `clearAtLeast` is not a whole number of at
+ *   least 0, `maxConversations` not one of at least 1, or `compressor` has no `compress` method
+ */
+export function cacheAware(options: CacheAwareOptions = {}): ContextCompressor {
+  const check = optionChecker(SOURCE, 'cacheAware');
+  const inner = check.methods<ContextCompressor>('compressor', options.compressor, contextGuard(), [
+    'compress',
+  ]);
+  const share = (option: 'trigger' | 'target', fallback: number): number => {
+    const value = options[option] ?? fallback;
+    if (typeof value !== 'number' || !(value > 0 && value <= 1))
+      throw check.invalid(option, value, 'a number above 0 and at most 1');
+    return value;
+  };
+  const trigger = share('trigger', 0.85);
+  const target = share('target', 0.6);
+  if (target > trigger) throw check.invalid('target', target, `at most trigger (${trigger})`);
+  const clearAtLeast =
+    options.clearAtLeast === undefined
+      ? undefined
+      : check.wholeNumber('clearAtLeast', options.clearAtLeast, 0);
+  const maxConversations = check.wholeNumber('maxConversations', options.maxConversations, 1000, 1);
+  const last = new Map<string | symbol, LastPrompt>();
+
+  const remember = (key: string | symbol, prompt: LastPrompt): void => {
+    last.delete(key);
+    last.set(key, prompt);
+    if (last.size > maxConversations) last.delete(last.keys().next().value as string | symbol);
+  };
+
+  return Object.freeze({
+    name: 'cache-aware',
+    guarantees: Object.freeze({
+      fitsBudget: inner.guarantees?.fitsBudget ?? true,
+      unchangedWhenFits: false,
+      keepsToolPairs: inner.guarantees?.keepsToolPairs ?? true,
+      keepsFirstUser: inner.guarantees?.keepsFirstUser ?? false,
+    }),
+    async compress(
+      messages: readonly Message[],
+      budget: TokenBudget,
+      context: CompressContext,
+    ): Promise<CompressResult> {
+      const limit = budgetLimit(budget);
+      throwIfAborted(context.signal, 'cache-aware');
+      const key = context.conversationId ?? NO_CONVERSATION;
+      const before = last.get(key);
+      // Forgotten until this call succeeds: a failed compaction leaves nothing half remembered.
+      last.delete(key);
+      const added = before === undefined ? undefined : newMessages(before.input, messages);
+      // What would be sent without compacting: the last prompt and the new messages, or, with no
+      // prompt to extend, the history as it is (counted from the newest back, past the trigger at most).
+      const sent: LastPrompt | undefined =
+        before !== undefined && added !== undefined
+          ? appendedTo(before, messages, added, context, limit)
+          : unchanged(messages, context, limit, trigger * limit);
+      if (sent !== undefined && sent.tokens <= trigger * limit) {
+        remember(key, sent);
+        return handedOut(sent.result);
+      }
+      const result = await inner.compress(
+        messages,
+        { ...budget, maxTokens: Math.floor(target * limit), reserveTokens: 0 },
+        context,
+      );
+      const tokens = result.report.estimatedTokens;
+      const cleared = sent === undefined ? Number.POSITIVE_INFINITY : sent.tokens - tokens;
+      const kept =
+        sent !== undefined &&
+        sent.tokens <= limit &&
+        cleared < (clearAtLeast ?? Math.floor(limit / 10))
+          ? sent
+          : { input: [...messages], result: withLimit(result, limit), tokens };
+      remember(key, kept);
+      return handedOut(kept.result);
+    },
+  });
+}
+
+// --- internal helpers ---
+
+/** The messages after `before` when `messages` begins with `before`'s objects, else undefined. */
+function newMessages(
+  before: readonly Message[],
+  messages: readonly Message[],
+): Message[] | undefined {
+  if (messages.length < before.length) return undefined;
+  for (let index = 0; index < before.length; index += 1)
+    if (messages[index] !== before[index]) return undefined;
+  return messages.slice(before.length);
+}
+
+/** The last prompt with `added` appended: the input `messages`, and its tokens. */
+function appendedTo(
+  before: LastPrompt,
+  messages: readonly Message[],
+  added: readonly Message[],
+  context: CompressContext,
+  limit: number,
+): LastPrompt {
+  const addedTokens = countTokens(added, context.counter);
+  return {
+    input: [...messages],
+    result: extended(before.result, messages, added, addedTokens, limit),
+    tokens: before.tokens + addedTokens,
+  };
+}
+
+/**
+ * `messages` sent as they are, when they hold at most `cap` tokens; undefined otherwise (counted
+ * from the newest back, stopping past `cap`).
+ */
+function unchanged(
+  messages: readonly Message[],
+  context: CompressContext,
+  limit: number,
+  cap: number,
+): LastPrompt | undefined {
+  let tokens = 0;
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    tokens += countMessageTokens(messages[index] as Message, context.counter);
+    if (tokens > cap) return undefined;
+  }
+  return {
+    input: [...messages],
+    result: {
+      messages: [...messages],
+      report: compressionReport(messages, messages, limit, [
+        compressionStep({ name: 'cache-aware', tokensBefore: tokens, tokensAfter: tokens }),
+      ]),
+      trace: [{ name: 'cache-aware', output: messages }],
+    },
+    tokens,
+  };
+}
+
+/**
+ * The result of `result`'s compression with `added` appended to its input and output: every
+ * stage passed them through, so each step and each stage's output gains them, and nothing else
+ * changes.
+ */
+function extended(
+  result: CompressResult,
+  input: readonly Message[],
+  added: readonly Message[],
+  addedTokens: number,
+  limit: number,
+): CompressResult {
+  const report: CompressionReport = {
+    ...result.report,
+    originalCount: input.length,
+    compressedCount: result.messages.length + added.length,
+    originalTokens: result.report.originalTokens + addedTokens,
+    estimatedTokens: result.report.estimatedTokens + addedTokens,
+    budgetTokens: limit,
+    steps: result.report.steps.map((step) => ({
+      ...step,
+      tokensBefore: step.tokensBefore + addedTokens,
+      tokensAfter: step.tokensAfter + addedTokens,
+    })),
+  };
+  const trace: StageTrace[] | undefined = result.trace?.map((stage) => ({
+    name: stage.name,
+    output: [...stage.output, ...added],
+  }));
+  return {
+    messages: [...result.messages, ...added],
+    report,
+    ...(trace === undefined ? {} : { trace }),
+  };
+}
+
+/** A copy of a remembered result's array, so that what the caller does with it changes nothing here. */
+function handedOut(result: CompressResult): CompressResult {
+  return { ...result, messages: [...result.messages] };
+}
+
+/** `result` reporting the budget's whole limit, not the target it was compacted to. */
+function withLimit(result: CompressResult, limit: number): CompressResult {
+  return { ...result, report: { ...result.report, budgetTokens: limit } };
+}
