@@ -25,6 +25,7 @@ export {
   fitAndAssemble,
 } from './fit-and-assemble.js';
 export { type FormatReportOptions, formatReport } from './format-report.js';
+export { type HybridOptions, hybrid } from './hybrid.js';
 export { modelProvider } from './model-provider.js';
 export {
   type AttemptFit,

@@ -8,12 +8,17 @@ const turbo = JSON.parse(readFileSync(new URL('../../../turbo.json', import.meta
   tasks: Record<string, { dependsOn?: string[] }>;
 };
 
-// The manager is where ctxkit composes: besides the contract, it may use the default compressor
-// and the counters, nothing else of ours. Its tests use more (the summarizer, the SQLite store),
-// which would make a build cycle, so its build waits for its run-time dependencies only.
-const RUN_TIME = ['@ctxkit/compressor-simple', '@ctxkit/context-core', '@ctxkit/token-counters'];
+// The manager is where ctxkit composes: besides the contract, it may use the compressors its
+// presets are made of and the counters, nothing else of ours. Its tests use more (the SQLite
+// store), which would make a build cycle, so its build waits for its run-time dependencies only.
+const RUN_TIME = [
+  '@ctxkit/compressor-simple',
+  '@ctxkit/compressor-summarize',
+  '@ctxkit/context-core',
+  '@ctxkit/token-counters',
+];
 
-it('depends at run time on the contract, the default compressor and the counters only', () => {
+it('depends at run time on the contract, the compressors of its presets and the counters only', () => {
   const ours = Object.keys(manifest.dependencies ?? {}).filter((name) =>
     name.startsWith('@ctxkit/'),
   );
