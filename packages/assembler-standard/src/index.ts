@@ -79,7 +79,7 @@ export {
   repairToolPairs,
   type ToolPairRepair,
 } from './repair-tool-pairs.js';
-export { toAnthropic } from './to-anthropic.js';
+export { type ToAnthropicOptions, toAnthropic } from './to-anthropic.js';
 export { toGemini } from './to-gemini.js';
 export { type ToOpenAIChatOptions, toOpenAIChat } from './to-openai-chat.js';
 export { toOpenAIResponses } from './to-openai-responses.js';

@@ -69,13 +69,24 @@ import { validateAnthropic } from './validate-anthropic.js';
  * (a system message after the conversation started, a first message from the assistant, a call
  * without its results) gets a `ContextError` naming the message. The input is not mutated.
  *
+ * With `cacheBreakpoints`, it also marks what the provider's prompt cache should keep: the last
+ * system block (which caches the tools too: Anthropic's cache prefix is tools, then system, then
+ * messages) and the last block of the last message that can carry one (so the next request, the
+ * same messages plus new ones, reads all of this one from the cache). A block marked already keeps
+ * its own; no more are added than Anthropic's limit of 4 per request allows (the last message's
+ * first, then the system's).
+ *
  * @param messages - the prompt to send, such as the assembler's output
+ * @param options - whether to place cache breakpoints, and their TTL
  * @returns the request's `system` (when there is one) and `messages`
  * @throws InvalidMessageError (`invalid_message`) for malformed messages, an opaque part, a tool
  *   input that is not a JSON object, a provider-executed result whose output is not JSON, and
  *   input that makes no valid request; `details.index` names the message when one is at fault
  */
-export function toAnthropic(messages: readonly Message[]): AnthropicRequest {
+export function toAnthropic(
+  messages: readonly Message[],
+  options: ToAnthropicOptions = {},
+): AnthropicRequest {
   validateMessages(messages, { source: SOURCE });
   let start = 0;
   while (messages[start]?.role === 'system') start += 1;
@@ -99,12 +110,23 @@ export function toAnthropic(messages: readonly Message[]): AnthropicRequest {
     else blocks.push(...converted.content);
     (origins[origins.length - 1] as [number, number])[1] = index;
   }
+  if (options.cacheBreakpoints) placeBreakpoints(request, options.cacheBreakpoints);
   try {
     validateAnthropic(request);
   } catch (error) {
     throw unsendableError('toAnthropic', error, origins);
   }
   return request;
+}
+
+/** Options of {@link toAnthropic}. */
+export interface ToAnthropicOptions {
+  /**
+   * Place cache breakpoints on the last system block and on the last message (`true`: with the
+   * default 5-minute TTL; `{ ttl: '1h' }` for the one-hour cache).
+   * @default false
+   */
+  cacheBreakpoints?: boolean | { ttl?: '5m' | '1h' };
 }
 
 // --- internal helpers ---
@@ -326,6 +348,46 @@ function markLast<B extends Block>(blocks: B[], message: Message): B[] {
     break;
   }
   return blocks;
+}
+
+/** Anthropic's limit of cache breakpoints in one request. */
+const MAX_BREAKPOINTS = 4;
+
+/** Marks the last message's and the system's last blocks, within the limit (see `toAnthropic`). */
+function placeBreakpoints(request: AnthropicRequest, setting: true | { ttl?: '5m' | '1h' }): void {
+  const cacheControl: AnthropicCacheControl =
+    setting === true || setting.ttl === undefined
+      ? { type: 'ephemeral' }
+      : { type: 'ephemeral', ttl: setting.ttl };
+  if (typeof request.system === 'string') request.system = [textBlock(request.system)];
+  const lists: Block[][] = [];
+  const last = request.messages.at(-1);
+  if (last !== undefined) {
+    if (typeof last.content === 'string') last.content = [textBlock(last.content)];
+    lists.push(last.content as Block[]);
+  }
+  if (request.system !== undefined) lists.push(request.system);
+  let used = countBreakpoints(request);
+  for (const blocks of lists) {
+    if (used >= MAX_BREAKPOINTS) return;
+    for (let at = blocks.length - 1; at >= 0; at -= 1) {
+      const block = blocks[at] as Block;
+      if (block.type === 'thinking' || block.type === 'redacted_thinking') continue;
+      if (!('cache_control' in block)) {
+        blocks[at] = { ...block, cache_control: cacheControl };
+        used += 1;
+      }
+      break;
+    }
+  }
+}
+
+/** Cache breakpoints in `request` already. */
+function countBreakpoints(request: AnthropicRequest): number {
+  const blocks: object[] = typeof request.system === 'string' ? [] : [...(request.system ?? [])];
+  for (const message of request.messages)
+    if (typeof message.content !== 'string') blocks.push(...message.content);
+  return blocks.filter((block) => 'cache_control' in block).length;
 }
 
 function opaque(index: number, partIndex: number): InvalidMessageError {
