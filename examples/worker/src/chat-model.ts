@@ -18,6 +18,11 @@ export interface ChatRequest {
   tools: readonly ToolDefinition[];
   /** `none` forbids tool calls for this request (the tools stay described); default `auto`. */
   toolChoice?: 'auto' | 'none';
+  /**
+   * Groups requests that share a prompt prefix for the provider's prompt cache (OpenAI's
+   * `prompt_cache_key`); the worker passes the conversation id.
+   */
+  promptCacheKey?: string;
   /** Aborts the call. */
   signal?: AbortSignal;
 }
@@ -28,6 +33,8 @@ export interface ChatUsage {
   inputTokens: number;
   /** Tokens of the answer. */
   outputTokens: number;
+  /** Of `inputTokens`, those read from the provider's prompt cache, when it says. */
+  cachedInputTokens?: number;
 }
 
 /** A model's answer. */

@@ -1,6 +1,6 @@
 import { fromOpenAIChat, type OpenAIChatMessage, toOpenAIChat } from '@ctxkit/assembler-standard';
 import { ContextError, ContextLengthError, contextLengthFigures } from '@ctxkit/context-core';
-import type { ChatModel, ChatRequest, ChatResponse } from './chat-model.js';
+import type { ChatModel, ChatRequest, ChatResponse, ChatUsage } from './chat-model.js';
 
 /** Options of {@link createOpenAIChatModel}. */
 export interface OpenAIChatModelOptions {
@@ -17,7 +17,9 @@ export interface OpenAIChatModelOptions {
 /**
  * A {@link ChatModel} over any OpenAI-compatible chat-completions endpoint with `fetch`: OpenAI,
  * Ollama, llama.cpp's server, vLLM. Messages go out through `toOpenAIChat` and the answer comes
- * back through `fromOpenAIChat`. A rejection for context length (OpenAI, Anthropic-compatible,
+ * back through `fromOpenAIChat`. A request's `promptCacheKey` goes out as `prompt_cache_key`, and
+ * the cached prompt tokens the answer reports (`prompt_tokens_details.cached_tokens`) come back in
+ * `usage.cachedInputTokens`. A rejection for context length (OpenAI, Anthropic-compatible,
  * Moonshot, vLLM and llama.cpp shapes) throws a `ContextError` with code `context_length_exceeded`;
  * other failures throw `model_unreachable`, `model_timeout`, `model_request_failed` (with the HTTP
  * status and the API's message) or `model_bad_response`.
@@ -35,6 +37,7 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
         messages: toOpenAIChat([...request.messages]),
         stream: false,
       };
+      if (request.promptCacheKey !== undefined) body.prompt_cache_key = request.promptCacheKey;
       if (request.tools.length > 0) {
         body.tools = request.tools.map((tool) => ({ type: 'function', function: tool }));
         body.tool_choice = request.toolChoice ?? 'auto';
@@ -121,14 +124,29 @@ function parseCompletion(text: string, model: string, url: string): ChatResponse
   if (message === undefined) {
     throw failure('model_bad_response', `Model ${model} at ${url} answered an empty message.`);
   }
-  const usage = (payload as { usage?: { prompt_tokens?: unknown; completion_tokens?: unknown } })
-    .usage;
-  return typeof usage?.prompt_tokens === 'number' && typeof usage.completion_tokens === 'number'
-    ? {
-        message,
-        usage: { inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens },
-      }
-    : { message };
+  const usage = usageOf(payload);
+  return usage === undefined ? { message } : { message, usage };
+}
+
+/** The answer's token usage, with the cached prompt tokens when the server reports them. */
+function usageOf(payload: unknown): ChatUsage | undefined {
+  const usage = (
+    payload as {
+      usage?: {
+        prompt_tokens?: unknown;
+        completion_tokens?: unknown;
+        prompt_tokens_details?: { cached_tokens?: unknown } | null;
+      };
+    }
+  ).usage;
+  if (typeof usage?.prompt_tokens !== 'number' || typeof usage.completion_tokens !== 'number')
+    return undefined;
+  const cached = usage.prompt_tokens_details?.cached_tokens;
+  return {
+    inputTokens: usage.prompt_tokens,
+    outputTokens: usage.completion_tokens,
+    ...(typeof cached === 'number' ? { cachedInputTokens: cached } : {}),
+  };
 }
 
 /** The fields of an answer ctxkit reads; servers add others (`refusal`, `reasoning_content`, ...). */

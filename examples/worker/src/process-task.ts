@@ -217,6 +217,7 @@ export async function processTask(
           messages,
           tools: tools.definitions,
           toolChoice,
+          promptCacheKey: conversationId,
           ...(signal ? { signal } : {}),
         });
         return response.message;

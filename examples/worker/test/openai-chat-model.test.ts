@@ -66,6 +66,16 @@ describe('createOpenAIChatModel', () => {
     });
   });
 
+  it('sends the prompt cache key, and reads the cached prompt tokens back', async () => {
+    const reply = textCompletion('Cached.') as { body: { usage: Record<string, unknown> } };
+    reply.body.usage.prompt_tokens_details = { cached_tokens: 64 };
+    const server = await serve(reply);
+    const model = createOpenAIChatModel({ baseUrl: server.url, model: 'gpt-test' });
+    const response = await model.complete({ messages: prompt, tools, promptCacheKey: 'conv-1' });
+    expect(response.usage).toEqual({ inputTokens: 100, outputTokens: 10, cachedInputTokens: 64 });
+    expect(server.requests[0]?.body).toMatchObject({ prompt_cache_key: 'conv-1' });
+  });
+
   it('reads tool calls from servers that add fields, leave out ids or send arguments as an object', async () => {
     const server = await serve({
       body: {
