@@ -28,30 +28,20 @@ export interface QualityReportPaths {
 }
 
 /**
- * The results as a Markdown table, one row per strategy.
+ * The results as a Markdown table, one row per strategy, columns padded as Biome formats them.
  *
  * @param results - one result per strategy
  * @returns the table
  */
 export function markdownTable(results: readonly StrategyResult[]): string {
-  const header =
-    '| strategy | input tokens | billed, Anthropic | billed, OpenAI | cache hits (A / O) | facts reachable (early / middle / late) | first instruction kept | over window | orphans |';
-  const align = '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |';
-  const rows = results.map((result) => {
-    const depth = result.factsReachableByDepth;
-    return `| ${[
-      result.strategy,
-      result.inputTokens.toLocaleString('en-US'),
-      usd(result.billedCost.anthropic),
-      usd(result.billedCost.openai),
-      `${percent(result.cacheHitRatio.anthropic)} / ${percent(result.cacheHitRatio.openai)}`,
-      `${percent(result.factsReachable)} (${percent(depth.early)} / ${percent(depth.middle)} / ${percent(depth.late)})`,
-      percent(result.firstInstructionKept),
-      `${result.overWindow} of ${result.requests}`,
-      String(result.orphans),
-    ].join(' | ')} |`;
-  });
-  return [header, align, ...rows].join('\n');
+  const rows = tableRows(results);
+  const widths = columnWidths(rows);
+  const line = (cells: readonly string[]) =>
+    `| ${cells.map((cell, column) => pad(cell, widths[column] as number, column)).join(' | ')} |`;
+  const rule = widths.map((width, column) =>
+    column === 0 ? '-'.repeat(width) : `${'-'.repeat(width - 1)}:`,
+  );
+  return [line(rows[0] as string[]), line(rule), ...rows.slice(1).map(line)].join('\n');
 }
 
 /**
@@ -61,23 +51,10 @@ export function markdownTable(results: readonly StrategyResult[]): string {
  * @returns the table
  */
 export function terminalTable(results: readonly StrategyResult[]): string {
-  const rows = markdownTable(results)
-    .split('\n')
-    .filter((_, index) => index !== 1)
-    .map((row) => row.slice(2, -2).split(' | '));
-  const widths = (rows[0] as string[]).map((_, column) =>
-    Math.max(...rows.map((row) => (row[column] as string).length)),
-  );
+  const rows = tableRows(results);
+  const widths = columnWidths(rows);
   return rows
-    .map((row) =>
-      row
-        .map((cell, column) =>
-          column === 0
-            ? cell.padEnd(widths[column] as number)
-            : cell.padStart(widths[column] as number),
-        )
-        .join('  '),
-    )
+    .map((row) => row.map((cell, column) => pad(cell, widths[column] as number, column)).join('  '))
     .join('\n');
 }
 
@@ -123,6 +100,46 @@ export function writeQualityReport(
 }
 
 // --- internal helpers ---
+
+function tableRows(results: readonly StrategyResult[]): string[][] {
+  const header = [
+    'strategy',
+    'input tokens',
+    'billed, Anthropic',
+    'billed, OpenAI',
+    'cache hits (A / O)',
+    'facts reachable (early / middle / late)',
+    'first instruction kept',
+    'over window',
+    'orphans',
+  ];
+  const rows = results.map((result) => {
+    const depth = result.factsReachableByDepth;
+    return [
+      result.strategy,
+      result.inputTokens.toLocaleString('en-US'),
+      usd(result.billedCost.anthropic),
+      usd(result.billedCost.openai),
+      `${percent(result.cacheHitRatio.anthropic)} / ${percent(result.cacheHitRatio.openai)}`,
+      `${percent(result.factsReachable)} (${percent(depth.early)} / ${percent(depth.middle)} / ${percent(depth.late)})`,
+      percent(result.firstInstructionKept),
+      `${result.overWindow} of ${result.requests}`,
+      String(result.orphans),
+    ];
+  });
+  return [header, ...rows];
+}
+
+function columnWidths(rows: readonly (readonly string[])[]): number[] {
+  return (rows[0] as string[]).map((_, column) =>
+    Math.max(...rows.map((row) => (row[column] as string).length)),
+  );
+}
+
+/** The first column left-aligned, the others right-aligned. */
+function pad(cell: string, width: number, column: number): string {
+  return column === 0 ? cell.padEnd(width) : cell.padStart(width);
+}
 
 function write(path: string, text: string): void {
   mkdirSync(dirname(path), { recursive: true });
