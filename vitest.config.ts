@@ -7,6 +7,7 @@ export default defineConfig({
     projects: [
       'packages/*',
       'examples/*',
+      'bench',
       // Repository checks: the API reference in docs/api/ is current, the TSDoc tags complete.
       { test: { name: 'scripts', include: ['scripts/**/*.test.ts'], ...sharedTestOptions } },
     ],
