@@ -1,4 +1,10 @@
-import { type Message, messageText, optionChecker, toolCallsOf } from '@ctxkit/context-core';
+import {
+  type Message,
+  messageText,
+  optionChecker,
+  toolCallsOf,
+  toolOutputRefsIn,
+} from '@ctxkit/context-core';
 import type { Summarizer } from './summarizer.js';
 import { SOURCE } from './summarizer-source.js';
 
@@ -51,7 +57,10 @@ function messageLine(message: Message, lineChars: number): string {
   const text = messageText(message).trim().split('\n', 1)[0] ?? '';
   const head = text.length > lineChars ? `${text.slice(0, lineChars)}…` : text;
   const called = calls.length > 0 ? ` (called ${calls.join(', ')})` : '';
-  return `- ${message.role}${called}: ${head}`;
+  // References to offloaded outputs the head cut off: the model can still read those back.
+  const refs = toolOutputRefsIn(messageText(message)).filter((ref) => !head.includes(ref));
+  const kept = refs.length > 0 ? ` [${refs.join(', ')}]` : '';
+  return `- ${message.role}${called}: ${head}${kept}`;
 }
 
 function keepWithin(lines: string[], maxSummaryChars: number): string {

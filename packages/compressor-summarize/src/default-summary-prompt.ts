@@ -22,6 +22,6 @@ Files, paths, URLs, services, containers, tables, commands and identifiers that 
 What is still to be done or was promised, in order; note anything blocked and on what.
 
 ## Facts from tool outputs
-Concrete findings from tool results: values, error messages, counts, versions, names. Quote exact strings (error text, ids, numbers) rather than paraphrasing them.
+Concrete findings from tool results: values, error messages, counts, versions, names. Quote exact strings (error text, ids, numbers) rather than paraphrasing them. Keep every stored-output reference (\`toolout_\` and 16 hex digits) with a few words on what that output holds: the agent reads those outputs back by reference.
 
 Write plainly and compactly. Do not address the user, do not invent anything, and do not describe the summarizing itself.`;

@@ -182,6 +182,7 @@ export type { ToolDeclaration } from './tool-declaration.js';
 export {
   assertToolOutputRef,
   createToolOutputRef,
+  toolOutputRefsIn,
   unknownToolOutputRef,
 } from './tool-output-ref.js';
 export {

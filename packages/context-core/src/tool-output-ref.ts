@@ -17,6 +17,17 @@ export function createToolOutputRef(): string {
 }
 
 /**
+ * The tool output references written in `text`, each once, in order of first appearance: what a
+ * summary must carry on for the model to read those outputs back.
+ *
+ * @param text - any text, such as a tool result's offload header
+ * @returns the references found
+ */
+export function toolOutputRefsIn(text: string): string[] {
+  return [...new Set(text.match(/toolout_[0-9a-f]{16}/g) ?? [])];
+}
+
+/**
  * Throws a {@link ContextError} (`unknown_ref`) unless `ref` has the shape of a reference.
  *
  * @param ref - the value to check
