@@ -156,7 +156,10 @@ export interface ToolOutputOffloader extends ContextCompressor {
  * it) and throws an InvalidOptionError (`invalid_option`) without one. One output is stored once
  * per offloader: offloading it again (the same conversation, tool, call and text) reuses its ref,
  * so compressing the same stored history before every model call neither grows the store nor
- * changes the prompt.
+ * changes the prompt. A message object is offloaded once per conversation and counter: passed
+ * again, it gives back the same copy without being read, so a growing history passed at every
+ * step costs offloading its new messages only, and its prefix keeps its objects (what `cacheAware`
+ * compares). Change a message by passing a new object, never by editing one already offloaded.
  *
  * @example
  * ```ts
@@ -220,22 +223,44 @@ export function offloadToolOutputs(options: OffloadToolOutputsOptions): ToolOutp
     };
   };
 
+  /** What each message object became, per conversation and counter: offloaded once, then reused. */
+  const done = new WeakMap<Message, Map<string, OffloadedMessage>>();
+
   const offloadMessage = async (
     message: Message,
     context: OffloadContext,
   ): Promise<OffloadedMessage> => {
     assertConversationId(context?.conversationId, SOURCE);
     if (typeof message.content === 'string') return { message, offloaded: [] };
+    const key = `${context.conversationId}\u0000${context.counter?.name ?? ''}`;
+    const known = done.get(message)?.get(key);
+    if (known !== undefined) return { message: known.message, offloaded: [...known.offloaded] };
+    const result = await offloadParts(message, message.content, context);
+    let byContext = done.get(message);
+    if (byContext === undefined) {
+      byContext = new Map();
+      done.set(message, byContext);
+    }
+    byContext.set(key, result);
+    return { message: result.message, offloaded: [...result.offloaded] };
+  };
+
+  /** {@link ToolOutputOffloader.offloadMessage} for a message not offloaded before. */
+  const offloadParts = async (
+    message: Message,
+    parts: readonly Part[],
+    context: OffloadContext,
+  ): Promise<OffloadedMessage> => {
     let content: Part[] | undefined;
     const offloaded: OffloadedOutput[] = [];
-    for (const [index, part] of message.content.entries()) {
+    for (const [index, part] of parts.entries()) {
       if (part.type !== 'tool-result') continue;
       throwIfAborted(context.signal, name);
-      const done = await offloadPart(part, context);
-      if (done === undefined) continue;
-      content ??= [...message.content];
-      content[index] = done.part;
-      offloaded.push(done.offloaded);
+      const replaced = await offloadPart(part, context);
+      if (replaced === undefined) continue;
+      content ??= [...parts];
+      content[index] = replaced.part;
+      offloaded.push(replaced.offloaded);
     }
     if (content === undefined) return { message, offloaded };
     if (context.counter)

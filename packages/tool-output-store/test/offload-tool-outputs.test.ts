@@ -175,6 +175,34 @@ describe('offloadToolOutputs', () => {
     });
   });
 
+  it('gives back the same copy for a message offloaded before, reading it no more', async () => {
+    const store = createContentAddressedStore();
+    let summaries = 0;
+    const offloader = offloadToolOutputs({
+      store,
+      summarize: ({ lines }) => {
+        summaries += 1;
+        return lines.slice(0, 2).join('\n');
+      },
+    });
+    const old = toolMessage(sampleText('log', 8_000, 1));
+    const first = await offloader.compress([old], { maxTokens: 100_000 }, context);
+    const added = toolMessage(sampleText('log', 8_000, 2), 'get_logs', 'call_2');
+    const second = await offloader.compress([old, added], { maxTokens: 100_000 }, context);
+    // The old message's copy is the same object: a growing history keeps its prefix, by identity.
+    expect(second.messages[0]).toBe(first.messages[0]);
+    expect(summaries).toBe(2);
+    expect(second.report.steps[0]).toMatchObject({ masked: 2 });
+    // Another conversation gets its own copy, stored for it.
+    const other = await offloader.compress(
+      [old],
+      { maxTokens: 100_000 },
+      { ...context, conversationId: 'c2' },
+    );
+    expect(other.messages[0]).not.toBe(first.messages[0]);
+    expect(store.puts).toBe(3);
+  });
+
   it('without a counter compares characters and drops a stale cached count', async () => {
     const offloader = offloadToolOutputs({ store: createInMemoryToolOutputStore() });
     const message = {
