@@ -13,7 +13,7 @@ import {
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cacheAware, contextGuard, trimToBudget } from '../src/index.js';
-import { assistant, call, charCounter, result, system, user } from './helpers.js';
+import { assistant, charCounter, system, user } from './helpers.js';
 
 testCompressor({ name: 'cacheAware()', create: () => cacheAware() });
 testCompressor({

@@ -8,6 +8,7 @@ export {
   createAutoReset,
   RESET_NOTICE_KIND,
 } from './auto-reset.js';
+export { type CacheAwareHybridOptions, cacheAwareHybrid } from './cache-aware-hybrid.js';
 export { compressedEvent } from './compressed-event.js';
 export { countToolDefinitions } from './count-tool-definitions.js';
 export { type ContextManagerOptions, createContextManager } from './create-context-manager.js';

@@ -16,6 +16,7 @@ const RUN_TIME = [
   '@ctxkit/compressor-summarize',
   '@ctxkit/context-core',
   '@ctxkit/token-counters',
+  '@ctxkit/tool-output-store',
 ];
 
 it('depends at run time on the contract, the compressors of its presets and the counters only', () => {
