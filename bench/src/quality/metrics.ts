@@ -1,4 +1,5 @@
 import {
+  ContextError,
   type Message,
   messageParts,
   type ToolOutputStore,
@@ -98,10 +99,14 @@ export async function isFactReachable(
   if (store === undefined) return false;
   const grep = escapeRegExp(fact.slice(0, 60));
   for (const ref of new Set(text.match(/toolout_[0-9a-f]{16}/g) ?? [])) {
+    // A ref-like string the strategy never stored (a tool output may quote one) leads nowhere.
     const found = await executeGetToolOutput(store, conversationId, {
       ref,
       grep,
       max_chars: 20_000,
+    }).catch((error: unknown) => {
+      if (ContextError.isInstance(error) && error.code === 'unknown_ref') return '';
+      throw error;
     });
     // The first line is the tool's header, which repeats the pattern: only the selection counts.
     if (found.slice(found.indexOf('\n') + 1).includes(fact)) return true;

@@ -1,12 +1,14 @@
-import { contextGuard, threeLayer } from '@ctxkit/compressor-simple';
-import type {
-  ContextCompressor,
-  Message,
-  TokenCounter,
-  ToolDeclaration,
-  ToolOutputStore,
+import { cacheAware, contextGuard, threeLayer } from '@ctxkit/compressor-simple';
+import { createExtractiveSummarizer } from '@ctxkit/compressor-summarize';
+import {
+  type ContextCompressor,
+  createInMemoryToolOutputStore,
+  type Message,
+  type TokenCounter,
+  type ToolDeclaration,
+  type ToolOutputStore,
 } from '@ctxkit/context-core';
-import { createContextManager } from '@ctxkit/context-manager';
+import { cacheAwareHybrid, createContextManager, hybrid } from '@ctxkit/context-manager';
 import { aiSdkPruneMessages } from './ai-sdk-prune-messages.js';
 import { langchainTrimMessages } from './langchain-trim-messages.js';
 
@@ -49,7 +51,8 @@ export const KEEP_LAST_MESSAGES = 10;
 
 /**
  * Every strategy of the benchmark, in table order. A new ctxkit preset is one line:
- * `fromCompressor('name', () => preset())`, or `fromManager('name', { compressor: preset() })`.
+ * `fromCompressor('name', () => preset())`, `fromManager('name', { compressor: preset() })`, or
+ * `withToolOutputs('name', (store) => preset(store))` for one that offloads tool outputs.
  */
 export const STRATEGIES: readonly QualityStrategy[] = [
   noManagement(),
@@ -59,6 +62,12 @@ export const STRATEGIES: readonly QualityStrategy[] = [
   fromCompressor('contextGuard', () => contextGuard()),
   fromCompressor('threeLayer', () => threeLayer()),
   fromManager('manager (defaults)'),
+  // No model runs here: the summarizing presets use the extractive summarizer.
+  fromCompressor('hybrid', () => hybrid({ summarize: createExtractiveSummarizer() })),
+  fromCompressor('cacheAware', () => cacheAware()),
+  withToolOutputs('cacheAwareHybrid', (toolOutputs) =>
+    cacheAwareHybrid({ toolOutputs, summarize: createExtractiveSummarizer() }),
+  ),
 ];
 
 /**
@@ -138,6 +147,38 @@ export function fromManager(
               tools: context.tools,
               conversationId: context.conversationId,
             })
+          ).messages,
+      };
+    },
+  };
+}
+
+/**
+ * A ctxkit compressor that offloads tool outputs to a store of its own per task, which the
+ * benchmark reads back through `get_tool_output` for facts behind a reference.
+ *
+ * @param name - its name in the table
+ * @param create - makes a fresh compressor per task, given its store
+ * @returns the strategy
+ */
+export function withToolOutputs(
+  name: string,
+  create: (toolOutputs: ToolOutputStore) => ContextCompressor,
+): QualityStrategy {
+  return {
+    name,
+    start: (context) => {
+      const toolOutputs = createInMemoryToolOutputStore();
+      const compressor = create(toolOutputs);
+      return {
+        toolOutputs,
+        send: async (history) =>
+          (
+            await compressor.compress(
+              history,
+              { maxTokens: context.messageBudget },
+              { counter: context.counter, conversationId: context.conversationId },
+            )
           ).messages,
       };
     },
