@@ -44,6 +44,13 @@ export interface CacheRequestFromMessagesOptions {
 }
 
 /**
+ * The segment key of each message object hashed so far: a conversation sends the same objects
+ * request after request, and each is hashed once (so, as everywhere in ctxkit, change a message
+ * by passing a new object).
+ */
+const messageKeys = new WeakMap<Message, string>();
+
+/**
  * The simulator's request for a prompt made of ctxkit messages: the tools (one segment), the
  * system prompt and every message, each segment keyed by a hash of what is sent (role, content
  * and provider options; not `id`, `tokens` or `meta`) and counted by `counter`. Feed the requests
@@ -67,10 +74,12 @@ export function cacheRequestFromMessages(options: CacheRequestFromMessagesOption
   const systemMessages: readonly Message[] =
     typeof system === 'string' ? [{ role: 'system', content: system }] : (system ?? []);
   for (const message of [...systemMessages, ...options.messages]) {
-    prefix.push({
-      key: contentKey([message.role, message.content, message.providerOptions ?? null]),
-      tokens: countMessageTokens(message, counter),
-    });
+    let key = messageKeys.get(message);
+    if (key === undefined) {
+      key = contentKey([message.role, message.content, message.providerOptions ?? null]);
+      messageKeys.set(message, key);
+    }
+    prefix.push({ key, tokens: countMessageTokens(message, counter) });
   }
   return {
     at: options.at,

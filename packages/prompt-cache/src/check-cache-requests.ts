@@ -19,42 +19,62 @@ export function checkCacheRequests(requests: unknown, anthropic: boolean): Cache
   if (!Array.isArray(requests)) throw invalidCacheRequest('requests', 'an array', requests);
   let previousAt = Number.NEGATIVE_INFINITY;
   return requests.map((request: unknown, index): CacheRequest => {
-    const where = `requests[${index}]`;
-    if (typeof request !== 'object' || request === null) {
-      throw invalidCacheRequest(where, 'an object', request, { index });
-    }
-    const { at, prefix, breakpoints } = request as Record<string, unknown>;
-    if (typeof at !== 'number' || !Number.isFinite(at)) {
-      throw invalidCacheRequest(`${where}.at`, 'a finite number of ms', at, { index });
-    }
-    if (at < previousAt) {
-      throw invalidCacheRequest(
-        `${where}.at`,
-        `at least the previous request's ${previousAt} (requests in the order they were sent)`,
-        at,
-        { index, previousAt },
-      );
-    }
-    previousAt = at;
-    if (!Array.isArray(prefix)) {
-      throw invalidCacheRequest(`${where}.prefix`, 'an array of segments', prefix, { index });
-    }
-    for (const [segment, value] of prefix.entries()) {
-      const path = `${where}.prefix[${segment}]`;
-      const { key, tokens } = (value ?? {}) as Record<string, unknown>;
-      if (typeof key !== 'string') {
-        throw invalidCacheRequest(`${path}.key`, 'a string', key, { index, segment });
-      }
-      if (typeof tokens !== 'number' || !Number.isInteger(tokens) || tokens < 0) {
-        throw invalidCacheRequest(`${path}.tokens`, 'a whole number of at least 0', tokens, {
-          index,
-          segment,
-        });
-      }
-    }
-    const sorted = checkBreakpoints(breakpoints, prefix.length, anthropic, index);
-    return { at, prefix, ...(sorted ? { breakpoints: sorted } : {}) };
+    const checked = checkCacheRequest(request, index, previousAt, anthropic);
+    previousAt = checked.at;
+    return checked;
   });
+}
+
+/**
+ * Checks one request of a sequence, as {@link checkCacheRequests} checks each.
+ *
+ * @param request - what the caller passed as the request
+ * @param index - its place in the sequence, named in errors
+ * @param previousAt - when the request before it was sent (`-Infinity` for the first)
+ * @param anthropic - whether Anthropic's breakpoint limits apply
+ * @returns the request, its breakpoints sorted by index
+ * @throws ContextError (`invalid_cache_request`) naming the request, the field and the value
+ */
+export function checkCacheRequest(
+  request: unknown,
+  index: number,
+  previousAt: number,
+  anthropic: boolean,
+): CacheRequest {
+  const where = `requests[${index}]`;
+  if (typeof request !== 'object' || request === null) {
+    throw invalidCacheRequest(where, 'an object', request, { index });
+  }
+  const { at, prefix, breakpoints } = request as Record<string, unknown>;
+  if (typeof at !== 'number' || !Number.isFinite(at)) {
+    throw invalidCacheRequest(`${where}.at`, 'a finite number of ms', at, { index });
+  }
+  if (at < previousAt) {
+    throw invalidCacheRequest(
+      `${where}.at`,
+      `at least the previous request's ${previousAt} (requests in the order they were sent)`,
+      at,
+      { index, previousAt },
+    );
+  }
+  if (!Array.isArray(prefix)) {
+    throw invalidCacheRequest(`${where}.prefix`, 'an array of segments', prefix, { index });
+  }
+  for (const [segment, value] of prefix.entries()) {
+    const path = `${where}.prefix[${segment}]`;
+    const { key, tokens } = (value ?? {}) as Record<string, unknown>;
+    if (typeof key !== 'string') {
+      throw invalidCacheRequest(`${path}.key`, 'a string', key, { index, segment });
+    }
+    if (typeof tokens !== 'number' || !Number.isInteger(tokens) || tokens < 0) {
+      throw invalidCacheRequest(`${path}.tokens`, 'a whole number of at least 0', tokens, {
+        index,
+        segment,
+      });
+    }
+  }
+  const sorted = checkBreakpoints(breakpoints, prefix.length, anthropic, index);
+  return { at, prefix, ...(sorted ? { breakpoints: sorted } : {}) };
 }
 
 // --- internal helpers ---

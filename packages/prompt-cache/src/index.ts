@@ -16,4 +16,9 @@ export { INVALID_CACHE_REQUEST } from './invalid-cache-request.js';
 export { ONE_HOUR_WRITE_MULTIPLIER } from './price-cache-usage.js';
 export type { PromptCacheSimulation, RequestCacheResult } from './prompt-cache-simulation.js';
 export { CACHE_TTL_MS } from './simulate-breakpoint-caching.js';
-export { type SimulatePromptCacheOptions, simulatePromptCache } from './simulate-prompt-cache.js';
+export {
+  createPromptCacheSimulator,
+  type PromptCacheSimulator,
+  type SimulatePromptCacheOptions,
+  simulatePromptCache,
+} from './simulate-prompt-cache.js';

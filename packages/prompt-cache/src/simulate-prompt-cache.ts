@@ -3,7 +3,7 @@ import type { CacheRequest } from './cache-request.js';
 import type { CacheRules } from './cache-rules.js';
 import { cacheRulesFor } from './cache-rules-for.js';
 import type { CacheUsage } from './cache-usage.js';
-import { checkCacheRequests } from './check-cache-requests.js';
+import { checkCacheRequest, checkCacheRequests } from './check-cache-requests.js';
 import { checkCacheRules } from './check-cache-rules.js';
 import { PrefixTrie } from './prefix-trie.js';
 import { priceCacheUsage } from './price-cache-usage.js';
@@ -53,35 +53,97 @@ export function simulatePromptCache(
   requests: readonly CacheRequest[],
   options: SimulatePromptCacheOptions,
 ): PromptCacheSimulation {
+  const simulator = createPromptCacheSimulator(options);
+  for (const request of checkCacheRequests(requests, simulator.rules.provider === 'anthropic'))
+    simulator.add(request);
+  return simulator.result();
+}
+
+/** A prompt cache replayed one request at a time: see {@link createPromptCacheSimulator}. */
+export interface PromptCacheSimulator {
+  /** The caching rules it applies. */
+  readonly rules: CacheRules;
+  /** Why figures so far are estimates or unknown (as {@link PromptCacheSimulation.warnings}). */
+  readonly warnings: readonly string[];
+  /**
+   * Replays the next request, sent after every request added before, and prices its input.
+   *
+   * @param request - the request
+   * @returns what it reads from the cache, writes to it and costs
+   * @throws ContextError (`invalid_cache_request`) as {@link simulatePromptCache} does; the
+   *   cache is left as it was
+   */
+  add(request: CacheRequest): RequestCacheResult;
+  /**
+   * Every request added so far, the totals and the warnings.
+   *
+   * @returns the simulation so far
+   */
+  result(): PromptCacheSimulation;
+}
+
+/**
+ * A {@link simulatePromptCache} that takes the requests one at a time, as an agent sends them:
+ * each `add` costs the work of that request alone, so a long task can be priced step by step (a
+ * manager's report of each request's predicted cost). The cache starts empty.
+ *
+ * @param options - the model, and the rules when not the model provider's
+ * @returns the simulator
+ * @throws InvalidOptionError (`invalid_option`) for malformed rules, or a model whose provider's
+ *   rules are unknown when `rules` is not given
+ */
+export function createPromptCacheSimulator(
+  options: SimulatePromptCacheOptions,
+): PromptCacheSimulator {
   const resolved =
     options.rules === undefined
       ? cacheRulesFor(options.model)
       : { rules: checkCacheRules(options.rules), assumptions: [] };
   const { rules } = resolved;
-  const checked = checkCacheRequests(requests, rules.provider === 'anthropic');
   const info = typeof options.model === 'string' ? findModelInfo(options.model) : options.model;
   const model = info?.id ?? String(options.model);
   const warnings = new Set(resolved.assumptions);
   const trie = new PrefixTrie();
-  const results = checked.map((request, index): RequestCacheResult => {
-    const cumulative = runningTotals(request.prefix.map((segment) => segment.tokens));
-    const inputTokens = cumulative.at(-1) ?? 0;
-    const usage = useCache(rules, trie, request, cumulative);
-    const priced = priceCacheUsage(usage, inputTokens, info?.prices);
-    if (priced.missing !== undefined) warnings.add(missingRateWarning(model, priced.missing));
-    return {
-      index,
-      at: request.at,
-      inputTokens,
-      cachedInputTokens: usage.cachedInputTokens,
-      cacheWriteTokens: { '5m': usage.written5m, '1h': usage.written1h },
-      uncachedInputTokens:
-        inputTokens - usage.cachedInputTokens - usage.written5m - usage.written1h,
-      inputUsd: priced.inputUsd,
-      hit: usage.cachedInputTokens > 0,
-    };
+  const results: RequestCacheResult[] = [];
+  return Object.freeze({
+    rules,
+    get warnings() {
+      return [...warnings];
+    },
+    add(request: CacheRequest): RequestCacheResult {
+      const checked = checkCacheRequest(
+        request,
+        results.length,
+        results.at(-1)?.at ?? Number.NEGATIVE_INFINITY,
+        rules.provider === 'anthropic',
+      );
+      const cumulative = runningTotals(checked.prefix.map((segment) => segment.tokens));
+      const inputTokens = cumulative.at(-1) ?? 0;
+      const usage = useCache(rules, trie, checked, cumulative);
+      const priced = priceCacheUsage(usage, inputTokens, info?.prices);
+      if (priced.missing !== undefined) warnings.add(missingRateWarning(model, priced.missing));
+      const result: RequestCacheResult = {
+        index: results.length,
+        at: checked.at,
+        inputTokens,
+        cachedInputTokens: usage.cachedInputTokens,
+        cacheWriteTokens: { '5m': usage.written5m, '1h': usage.written1h },
+        uncachedInputTokens:
+          inputTokens - usage.cachedInputTokens - usage.written5m - usage.written1h,
+        inputUsd: priced.inputUsd,
+        hit: usage.cachedInputTokens > 0,
+      };
+      results.push(result);
+      return result;
+    },
+    result: (): PromptCacheSimulation => ({
+      model,
+      rules,
+      requests: [...results],
+      totals: sum(results),
+      warnings: [...warnings],
+    }),
   });
-  return { model, rules, requests: results, totals: sum(results), warnings: [...warnings] };
 }
 
 // --- internal helpers ---

@@ -2,7 +2,12 @@ import { getModelInfo } from '@ctxkit/context-core';
 import { fuzzParameters } from '@ctxkit/context-core/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type CacheRequest, type PromptSegment, simulatePromptCache } from '../src/index.js';
+import {
+  type CacheRequest,
+  createPromptCacheSimulator,
+  type PromptSegment,
+  simulatePromptCache,
+} from '../src/index.js';
 
 const MODELS = ['gpt-4o', 'claude-sonnet-4-5', 'claude-haiku-4-5', 'gemini-2.5-flash'];
 
@@ -43,6 +48,35 @@ const requestsArbitrary = fc
 
 describe.each(MODELS)('%s', (model) => {
   const prices = getModelInfo(model).prices!;
+
+  it('gives, one request at a time, what it gives for the whole sequence', () => {
+    fc.assert(
+      fc.property(requestsArbitrary, (requests) => {
+        const simulator = createPromptCacheSimulator({ model });
+        const stepByStep = requests.map((request) => simulator.add(request));
+        const whole = simulatePromptCache(requests, { model });
+        expect(stepByStep).toEqual(whole.requests);
+        expect(simulator.result()).toEqual(whole);
+      }),
+      fuzzParameters(100),
+    );
+  });
+
+  it('refuses a request sent before the one added last, and keeps its cache as it was', () => {
+    const simulator = createPromptCacheSimulator({ model });
+    const prefix = [POOL[4] as PromptSegment, POOL[5] as PromptSegment];
+    simulator.add({ at: 60_000, prefix, breakpoints: [{ index: 1 }] });
+    expect(() => simulator.add({ at: 0, prefix })).toThrow(/requests\[1\]\.at/);
+    const after = simulator.add({ at: 61_000, prefix, breakpoints: [{ index: 1 }] });
+    const whole = simulatePromptCache(
+      [
+        { at: 60_000, prefix, breakpoints: [{ index: 1 }] },
+        { at: 61_000, prefix, breakpoints: [{ index: 1 }] },
+      ],
+      { model },
+    );
+    expect(after).toEqual(whole.requests[1]);
+  });
 
   it('splits every request into read, written and uncached tokens that add up', () => {
     fc.assert(
