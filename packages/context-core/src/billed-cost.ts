@@ -18,3 +18,16 @@ export interface BilledCost {
   /** The input's cost in US dollars; `null` when a rate it needs is not known (never 0 then). */
   inputUsd: number | null;
 }
+
+/**
+ * What a request's input is expected to be billed, from the model's prices and a replay of the
+ * provider's prompt cache over the conversation's requests so far.
+ */
+export interface PredictedCost extends BilledCost {
+  /**
+   * Why a figure is an estimate or unknown: a model without prices or without a cached-input
+   * rate, a provider whose caching is not modelled, an assumed minimum cacheable length. Empty
+   * when every figure comes from published rules and prices.
+   */
+  warnings: readonly string[];
+}

@@ -1,3 +1,4 @@
+import type { PredictedCost } from './billed-cost.js';
 import type { CompressionReport } from './context-compressor.js';
 import type { Message } from './message.js';
 import type { ModelInfo } from './model-table.js';
@@ -58,6 +59,11 @@ export interface FitReport extends CompressionReport {
   readonly promptTokens: number;
   /** The counter's name. */
   readonly counter: string;
+  /**
+   * What this request's input is expected to cost, prompt cache included (see `PredictedCost`);
+   * absent when the manager does not predict costs.
+   */
+  readonly predictedCost?: PredictedCost;
   /**
    * One entry per input message, in input order, then one per inserted message: what became of
    * it. Built on first read, so a caller that never reads it never pays for it.

@@ -1,3 +1,4 @@
+import type { PredictedCost } from './billed-cost.js';
 import type { CompressionStep } from './context-compressor.js';
 import type { MessageChange } from './context-manager.js';
 
@@ -36,6 +37,8 @@ export type ContextCompressedEvent = ContextEventOf<
      * themselves; recorded by the manager and the pipeline since they list changes.
      */
     changes?: RecordedChange[];
+    /** What the request's input was expected to cost, when the manager predicted it. */
+    predictedCost?: PredictedCost;
   }
 >;
 
@@ -127,6 +130,28 @@ export type SummarySkippedEvent = ContextEventOf<
 >;
 
 /**
+ * Recorded after a model call that reported its usage: the figures the provider billed, beside
+ * what the manager predicted for that request.
+ */
+export type ModelUsageEvent = ContextEventOf<
+  'model.usage',
+  {
+    /** Input tokens, as the provider counted them. */
+    inputTokens: number;
+    /** Output tokens. */
+    outputTokens: number;
+    /** Of the input, tokens read from the prompt cache, when the provider says. */
+    cachedInputTokens?: number;
+    /** Of the input, tokens written to the prompt cache, when the provider says (Anthropic). */
+    cacheWriteInputTokens?: number;
+    /** What the manager predicted for the request, when it did. */
+    predictedCost?: PredictedCost;
+    /** The task that was running, when the caller runs tasks. */
+    taskId?: string | number;
+  }
+>;
+
+/**
  * Something ctxkit did to a conversation's context. A closed union: checking `type` narrows
  * `payload`. (A store of an older version may hold events of types this one does not know;
  * stores return them as they were stored.)
@@ -136,7 +161,8 @@ export type ContextEvent =
   | ContextResetEvent
   | ContextFallbackEvent
   | SummaryFailedEvent
-  | SummarySkippedEvent;
+  | SummarySkippedEvent
+  | ModelUsageEvent;
 
 /** The type names of {@link ContextEvent}. */
 export type ContextEventType = ContextEvent['type'];

@@ -1,7 +1,7 @@
 export { throwIfAborted } from './abort.js';
 export { assertStoredSummary } from './assert-stored-summary.js';
 export { assertToolOutput } from './assert-tool-output.js';
-export type { BilledCost, CacheTtl } from './billed-cost.js';
+export type { BilledCost, CacheTtl, PredictedCost } from './billed-cost.js';
 export { composeCompressors, composedGuarantees } from './compose-compressors.js';
 export { compressionReport, compressionStep, type StageFacts } from './compression-report.js';
 export {
@@ -81,6 +81,7 @@ export type {
   EventSink,
   EventStore,
   ListEventsOptions,
+  ModelUsageEvent,
   RecordedChange,
   SummaryFailedEvent,
   SummarySkippedEvent,

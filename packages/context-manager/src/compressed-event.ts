@@ -1,8 +1,8 @@
 import type { ContextCompressedEvent, FitReport } from '@ctxkit/context-core';
 
 /**
- * The `context.compressed` event of a fit: its counts, tokens, budget and steps, and every
- * change without the changed messages themselves (so an inspector can show later what became of
+ * The `context.compressed` event of a fit: its counts, tokens, budget and steps, its predicted
+ * cost when there is one, and every change without the changed messages themselves (so an inspector can show later what became of
  * each message).
  *
  * @param conversationId - the conversation fitted
@@ -25,6 +25,7 @@ export function compressedEvent(conversationId: string, report: FitReport): Cont
       budgetTokens: report.budgetTokens,
       steps: report.steps,
       changes: report.changes.map(({ message: _sent, ...change }) => change),
+      ...(report.predictedCost === undefined ? {} : { predictedCost: report.predictedCost }),
     },
   };
 }

@@ -24,6 +24,7 @@ import {
   type ToolDeclaration,
 } from '@ctxkit/context-core';
 import { compressedEvent } from './compressed-event.js';
+import { createCostPredictor } from './cost-predictor.js';
 import { countToolDefinitions } from './count-tool-definitions.js';
 import { defaultCounter } from './default-counter.js';
 import { fitLogLine } from './fit-log-line.js';
@@ -86,6 +87,14 @@ export interface ContextManagerOptions {
    * @default a logger that writes nothing
    */
   logger?: Logger;
+  /**
+   * Predict each request's billed input (`report.predictedCost`): the model's prices, and its
+   * provider's prompt cache replayed over the conversation's requests (`@ctxkit/prompt-cache`).
+   * Costs one hash per new message and a walk of the request's messages per fit.
+   *
+   * @default true
+   */
+  predictCost?: boolean;
 }
 
 /**
@@ -142,6 +151,15 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     1,
   );
   const logger = check.methods<Logger>('logger', options.logger, silentLogger, ['debug']);
+  const predictor = check.boolean('predictCost', options.predictCost, true)
+    ? createCostPredictor({
+        model,
+        counter,
+        countTools: (tools) => countTools(tools),
+        maxConversations: 1000,
+        now: Date.now,
+      })
+    : undefined;
   // An agent passes its history again at every step: only the new messages are validated.
   const validateInput = createMessageValidator({ source: SOURCE });
   const toolTokens = new WeakMap<readonly ToolDeclaration[], number>();
@@ -220,6 +238,15 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
             toolTokens: toolsTokens,
             promptTokens: outputTokens + systemTokens + toolsTokens,
             counter: counter.name,
+            ...(predictor === undefined
+              ? {}
+              : {
+                  predictedCost: predictor.predict(conversationId, {
+                    system,
+                    tools,
+                    messages: output,
+                  }),
+                }),
           },
           'changes',
           { get: listChanges, enumerable: true },

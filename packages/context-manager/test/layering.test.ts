@@ -15,6 +15,7 @@ const RUN_TIME = [
   '@ctxkit/compressor-simple',
   '@ctxkit/compressor-summarize',
   '@ctxkit/context-core',
+  '@ctxkit/prompt-cache',
   '@ctxkit/token-counters',
   '@ctxkit/tool-output-store',
 ];
