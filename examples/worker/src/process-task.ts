@@ -220,6 +220,19 @@ export async function processTask(
           promptCacheKey: conversationId,
           ...(signal ? { signal } : {}),
         });
+        if (response.usage !== undefined) {
+          // What the provider billed, beside what the manager predicted for this request.
+          await events.record({
+            type: 'model.usage',
+            conversationId,
+            at: new Date().toISOString(),
+            payload: {
+              ...response.usage,
+              ...(report.predictedCost ? { predictedCost: report.predictedCost } : {}),
+              taskId: task.id,
+            },
+          });
+        }
         return response.message;
       },
       manager,

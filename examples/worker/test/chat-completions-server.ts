@@ -14,6 +14,7 @@ export interface ReceivedRequest {
     }[];
     tools?: unknown[];
     tool_choice?: string;
+    prompt_cache_key?: string;
   };
   /** Its size in characters. */
   size: number;

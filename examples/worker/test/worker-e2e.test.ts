@@ -59,7 +59,7 @@ const investigate = (index: number): Reply =>
   ]);
 
 describe('the worker against a chat-completions server', () => {
-  it('runs the tools the model asks for, stores the whole turn once and records one event per call', async () => {
+  it('runs the tools the model asks for, stores the whole turn once and records two events per call', async () => {
     const { server, components, lines, run } = await setup((request, index) =>
       lastRole(request) === 'user'
         ? investigate(index)
@@ -105,7 +105,20 @@ describe('the worker against a chat-completions server', () => {
       result: 'payments-api is OOM-killed.',
     });
     const events = await components.store.listEvents('incident');
-    expect(events.map((event) => event.type)).toEqual(['context.compressed', 'context.compressed']);
+    expect(events.map((event) => event.type)).toEqual([
+      'context.compressed',
+      'model.usage',
+      'context.compressed',
+      'model.usage',
+    ]);
+    // The usage the server reported, beside the prediction (unknown cost: a model without prices).
+    expect(events[1]?.payload).toMatchObject({
+      inputTokens: 100,
+      outputTokens: 20,
+      taskId: task.id,
+      predictedCost: { inputUsd: null, inputTokens: expect.any(Number) },
+    });
+    expect(first.body.prompt_cache_key).toBe('incident');
 
     const line = lines.find((entry) => entry.startsWith('INFO task'));
     expect(line).toMatch(
