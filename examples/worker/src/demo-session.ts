@@ -1,4 +1,9 @@
-import { type Message, toolOutputText, toolResultsOf } from '@ctxkit/context-core';
+import {
+  type Message,
+  type TokenCounter,
+  toolOutputText,
+  toolResultsOf,
+} from '@ctxkit/context-core';
 import { GET_TOOL_OUTPUT, type ToolOutputOffloader } from '@ctxkit/tool-output-store';
 import type { ChatModel } from './chat-model.js';
 import type { WorkerConfig } from './config.js';
@@ -67,6 +72,8 @@ export interface DemoSessionResult {
   offloaded: OffloadRecord[];
   /** Calls of `get_tool_output` the model made. */
   toolOutputCalls: number;
+  /** The counter every figure was counted with. */
+  counter: TokenCounter;
 }
 
 /** A tool output the demo saw offloaded: where it went and what it was. */
@@ -152,6 +159,12 @@ export async function runDemoSession(options: DemoSessionOptions): Promise<DemoS
         `${saved.toLocaleString('en')} tokens saved (${Math.round((100 * saved) / Math.max(1, tokensWithout))}%). ` +
         `Every request within ${config.maxContextTokens - config.reserveTokens} tokens: ${allWithinBudget ? 'yes' : 'NO'}.`,
     );
+    print(
+      'Steps: out-of-reach drops, before any other step runs, the oldest turns that the final ' +
+        'trim-to-budget would drop whatever the other steps did (so no step reshapes history about ' +
+        'to go); trim-to-budget then drops the oldest turns still over the budget. The system ' +
+        "prompt and the task's question are never dropped.",
+    );
     const history = await components.store.getHistory(DEMO_CONVERSATION);
     return {
       requests,
@@ -167,6 +180,7 @@ export async function runDemoSession(options: DemoSessionOptions): Promise<DemoS
       toolOutputCalls: history
         .flatMap((message: Message) => toolResultsOf(message))
         .filter((result) => result.toolName === GET_TOOL_OUTPUT).length,
+      counter: components.counter,
     };
   } finally {
     await components.close();

@@ -1,3 +1,4 @@
+import { billedInput } from './billed-input.js';
 import type { ChatModel } from './chat-model.js';
 import type { WorkerConfig } from './config.js';
 import { DEMO_QUESTIONS, type DemoSessionResult, runDemoSession } from './demo-session.js';
@@ -116,8 +117,24 @@ export async function compareOffloading(
         ['tool outputs offloaded', without.offloaded.length, offloaded.offloaded.length],
         ['get_tool_output calls', without.toolOutputCalls, offloaded.toolOutputCalls],
         ['answers that saw an output cut short', cut(without), cut(offloaded)],
+        ...PRICED_AS.map((model) => [
+          `billed input as ${model}, cache included`,
+          dollars(billedInput(without.requests, model, without.counter).inputUsd),
+          dollars(billedInput(offloaded.requests, model, offloaded.counter).inputUsd),
+        ]),
       ],
     ),
+  );
+  print('');
+  print(
+    'Without offloading, a large tool output is cut to fit the prompt, and an answer written from ' +
+      `a cut output may miss what was cut (${cut(without)} answers here). With offloading, each large ` +
+      'output is stored whole and the prompt keeps a summary and its ref; the model reads the part ' +
+      `it needs with get_tool_output, which costs one more model call each time (${offloaded.toolOutputCalls} ` +
+      'here): on these short tasks that sends more tokens, but no answer is written from a cut ' +
+      "output. Billed input replays every request against the provider's prompt cache (5 seconds " +
+      'apart; Anthropic with breakpoints after the system prompt and on the last message): what ' +
+      'repeats from the previous request is billed at the cached rate.',
   );
   print('');
   print(
@@ -130,6 +147,13 @@ export async function compareOffloading(
 }
 
 // --- internal helpers ---
+
+/** The models whose prices the totals are shown at: one Anthropic, one OpenAI. */
+const PRICED_AS = ['claude-sonnet-4-5', 'gpt-4o'];
+
+function dollars(usd: number | null): string {
+  return usd === null ? 'unknown' : `$${usd.toFixed(2)}`;
+}
 
 function yesNo(flag: boolean): string {
   return flag ? 'yes' : 'NO';

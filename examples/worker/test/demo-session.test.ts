@@ -50,9 +50,11 @@ describe('the demo session', () => {
       expect(result.allWithinBudget).toBe(true);
       expect(result.tokensSent).toBeLessThan(result.tokensWithout / 5);
       expect(printed[0]).toContain('Model: scripted');
-      expect(printed.at(-1)).toMatch(
+      expect(printed.at(-2)).toMatch(
         /tokens saved \(\d+%\)\. Every request within 6000 tokens: yes\.$/,
       );
+      // The steps named in the table are explained under it.
+      expect(printed.at(-1)).toMatch(/^Steps: out-of-reach drops, .* trim-to-budget then drops/);
     });
   }
 });

@@ -9,6 +9,7 @@ import {
 } from '@ctxkit/tool-output-store';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { billedInput } from '../src/billed-input.js';
 import { loadConfig } from '../src/config.js';
 import { DEMO_QUESTIONS } from '../src/demo-session.js';
 import { compareOffloading } from '../src/offload-comparison.js';
@@ -99,6 +100,15 @@ describe('the demo with and without tool-output offloading', () => {
     ]);
     expect(row('model calls')).toEqual([without.requests.length, offloaded.requests.length]);
     expect(row('tool outputs offloaded')).toEqual([0, offloaded.offloaded.length]);
+    // Billed input, cache included, as the prompt-cache replay of each run's requests gives it.
+    const lines = printed.flatMap((entry) => entry.split('\n'));
+    for (const model of ['claude-sonnet-4-5', 'gpt-4o']) {
+      const line = lines.find((entry) => entry.startsWith(`billed input as ${model}`)) ?? '';
+      const expected = [without, offloaded].map(
+        (run) => `$${billedInput(run.requests, model, run.counter).inputUsd?.toFixed(2)}`,
+      );
+      expect(line.trim().split(/\s+/).slice(-2)).toEqual(expected);
+    }
     expect(printed.at(-1)).toContain(
       `${offloaded.offloaded.length} of ${offloaded.offloaded.length} byte for byte — all retrievable: yes.`,
     );
