@@ -68,7 +68,7 @@ const NO_CONVERSATION = Symbol('no conversation');
  * The cache-aware preset, named `cache-aware`: keeps the prompt append-only between compactions,
  * so that a provider's prompt cache (OpenAI's automatic prefix cache, Anthropic's breakpoints,
  * Gemini's implicit cache) keeps hitting. When the history given extends the last one given for
- * the same conversation (the same message objects, then new ones), what would be sent is the last
+ * the same conversation (the same messages, by object or by `id`, then new ones), what would be sent is the last
  * result followed by the new messages, unchanged; otherwise (nothing remembered, or a history
  * edited rather than extended) it is the history as it is. That is sent as long as it stays
  * within `trigger` of the limit. Past it, `compressor` compacts the whole history to `target` of
@@ -166,14 +166,22 @@ export function cacheAware(options: CacheAwareOptions = {}): ContextCompressor {
 
 // --- internal helpers ---
 
-/** The messages after `before` when `messages` begins with `before`'s objects, else undefined. */
+/**
+ * The messages after `before` when `messages` begins with `before`'s messages, else undefined. A
+ * message is the same as before when it is the same object, or has the same `id` (a history read
+ * again from a store holds new objects of the same stored messages).
+ */
 function newMessages(
   before: readonly Message[],
   messages: readonly Message[],
 ): Message[] | undefined {
   if (messages.length < before.length) return undefined;
-  for (let index = 0; index < before.length; index += 1)
-    if (messages[index] !== before[index]) return undefined;
+  for (let index = 0; index < before.length; index += 1) {
+    const message = messages[index] as Message;
+    const known = before[index] as Message;
+    if (message !== known && (message.id === undefined || message.id !== known.id))
+      return undefined;
+  }
   return messages.slice(before.length);
 }
 

@@ -110,6 +110,26 @@ describe('cacheAware', () => {
     expect(messages).not.toContain(history[3]);
   });
 
+  it('extends a history read again from a store: new objects, the same ids', async () => {
+    const compressor = cacheAware({ trigger: 0.8, target: 0.5 });
+    const budget = { maxTokens: 1_000 };
+    const stored = (messages: readonly Message[]) =>
+      messages.map((message, index) => ({ ...message, id: `m${index}` }));
+    const arrays = steps(12);
+    const first = await compressor.compress(stored(arrays[10] as Message[]), budget, context());
+    // The next step, loaded afresh: every message a new object.
+    const next = stored(arrays[11] as Message[]);
+    const second = await compressor.compress(next, budget, context());
+    expect(second.messages).toEqual([...first.messages, ...next.slice(-2)]);
+    // Without ids, new objects are a new history: compacted afresh.
+    const plain = await cacheAware({ trigger: 0.8, target: 0.5 }).compress(
+      (arrays[11] as Message[]).map((message) => ({ ...message })),
+      budget,
+      context(),
+    );
+    expect(countTokens(plain.messages, charCounter)).toBeLessThanOrEqual(500);
+  });
+
   it('remembers each conversation apart, and forgets the least recently used past the bound', async () => {
     const calls: number[] = [];
     const counting: ContextCompressor = {
