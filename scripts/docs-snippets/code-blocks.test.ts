@@ -1,8 +1,9 @@
 /**
  * Every code block of README.md, docs/ (docs/api/ aside: generated) and the packages' and
  * examples' READMEs: TypeScript blocks are type-checked against the workspace sources and run
- * where they are whole programs; shell, text and JSON blocks are named so; a block without a
- * language fails. It prints how many blocks it checked and ran.
+ * where they are whole programs; shell blocks have their pnpm scripts and package names
+ * checked; text, JSON and YAML blocks are counted; a block without a language fails. It prints
+ * how many blocks it checked and ran.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ import {
   type CodeBlock,
   codeBlocksOf,
   documentationFiles,
+  shellBlockProblems,
   type TypeScriptKind,
   typeScriptKind,
 } from './code-blocks.js';
@@ -150,6 +152,11 @@ describe('code blocks of the documentation', () => {
     expect(unknown.map((block) => `${block.file}:${block.line} ${block.language}`)).toEqual([]);
   });
 
+  it('shell: every pnpm script run exists, every @ctxkit package installed is one of packages/', () => {
+    const shell = blocks.filter((block) => block.language === 'sh');
+    expect(shell.flatMap((block) => shellBlockProblems(block))).toEqual([]);
+  });
+
   it('type-check: whole programs', async () => {
     expect(await typeCheck('programs')).toEqual([]);
   }, 300_000);
@@ -181,7 +188,41 @@ describe('code blocks of the documentation', () => {
       `code blocks: ${blocks.length} in ${documentationFiles().length} files; ` +
         `${typeScript.length} TypeScript type-checked (${kinds('program')} whole programs, all run; ` +
         `${kinds('no-run')} whole programs not run; ${kinds('fragment')} fragments); ` +
-        `${count('sh')} shell, ${count('text')} text, ${count('json')} JSON, ${count('yaml')} YAML not type-checked`,
+        `${count('sh')} shell (scripts and package names checked); ` +
+        `${count('text')} text, ${count('json')} JSON, ${count('yaml')} YAML not checked`,
     );
   }, 600_000);
+});
+
+describe('the code-block checker', () => {
+  const block = (language: string, note: string, code: string): CodeBlock => ({
+    file: 'docs/example.md',
+    line: 1,
+    language,
+    note,
+    code,
+  });
+
+  it('wants a reason for a fragment or a program it does not run', () => {
+    expect(() => typeScriptKind(block('ts', 'fragment', ''))).toThrow(/needs a reason/);
+    expect(() => typeScriptKind(block('ts', 'no-run', ''))).toThrow(/needs a reason/);
+    expect(() => typeScriptKind(block('ts', 'sketch of an idea', ''))).toThrow(
+      /unknown ts block kind/,
+    );
+    expect(typeScriptKind(block('ts', 'file=a.ts', ''))).toBe('program');
+    expect(typeScriptKind(block('ts', 'fragment uses history', ''))).toBe('fragment');
+  });
+
+  it('finds a pnpm script that does not exist where the block runs it, and an unknown package', () => {
+    expect(
+      shellBlockProblems(block('sh', '', 'pnpm demo\ncd examples/worker\npnpm cli run')),
+    ).toEqual([]);
+    expect(shellBlockProblems(block('sh', '', 'CTX_MODEL=x pnpm cli run'))).toEqual([
+      'docs/example.md:1: pnpm cli: no such script in ./package.json',
+    ]);
+    expect(
+      shellBlockProblems(block('sh', '', 'npm install @ctxkit/context-manager @ctxkit/nope')),
+    ).toEqual(['docs/example.md:1: @ctxkit/nope is no package under packages/']);
+    expect(shellBlockProblems(block('sh', '', 'curl example.com'))[0]).toMatch(/does not know/);
+  });
 });

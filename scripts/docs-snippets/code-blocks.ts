@@ -99,3 +99,75 @@ export function typeScriptKind(block: CodeBlock): TypeScriptKind {
   if (reason.length === 0) throw new Error(`${block.file}:${block.line}: ${kind} needs a reason`);
   return kind;
 }
+
+/** pnpm commands of its own (not package scripts) that the docs may use. */
+const PNPM_COMMANDS = new Set(['install', 'i', 'add', 'rebuild']);
+
+/**
+ * Checks what a shell block runs, as far as it can be checked without running it: each `pnpm X`
+ * (also `npx --yes pnpm@V X`) names a pnpm command or a script of the package.json of the folder
+ * the block is in (the repository root, or where a `cd` of the block went), and each
+ * `npm install` / `pnpm add` of an `@ctxkit/*` package names a package under packages/.
+ *
+ * @param block - a `sh` block
+ * @param root - the repository root
+ * @returns what is wrong, one line per problem (empty when nothing is)
+ */
+export function shellBlockProblems(block: CodeBlock, root = REPO_ROOT): string[] {
+  const where = `${block.file}:${block.line}`;
+  const published = new Set(
+    readdirSync(join(root, 'packages')).map((folder) => `@ctxkit/${folder}`),
+  );
+  const problems: string[] = [];
+  let cwd = root;
+  const commands = block.code
+    .split('\n')
+    .map((line) => line.replace(/\s#.*$/, '').trim())
+    .flatMap((line) => line.split('&&').map((command) => command.trim()))
+    .filter((command) => command.length > 0);
+  for (const command of commands) {
+    const words = command.split(/\s+/).filter((word) => !/^[A-Z_]+=/.test(word));
+    const [first = '', second = '', ...rest] = words;
+    const pnpm =
+      first === 'pnpm'
+        ? [second, ...rest]
+        : first === 'npx' && second === '--yes' && rest[0]?.startsWith('pnpm@')
+          ? rest.slice(1)
+          : undefined;
+    if (first === 'cd') {
+      cwd = join(cwd, second);
+      try {
+        readFileSync(join(cwd, 'package.json'));
+      } catch {
+        problems.push(`${where}: cd ${second}: no package.json there`);
+      }
+    } else if (pnpm !== undefined) {
+      const [name = '', ...args] = pnpm;
+      const scripts = (
+        JSON.parse(readFileSync(join(cwd, 'package.json'), 'utf8')) as {
+          scripts?: Record<string, string>;
+        }
+      ).scripts;
+      if (!PNPM_COMMANDS.has(name) && scripts?.[name] === undefined) {
+        problems.push(
+          `${where}: pnpm ${name}: no such script in ${relative(root, cwd) || '.'}/package.json`,
+        );
+      }
+      if (name === 'add') problems.push(...unknownPackages(args, published, where));
+    } else if (first === 'npm' && second === 'install') {
+      problems.push(...unknownPackages(rest, published, where));
+    } else {
+      problems.push(
+        `${where}: "${command}": a command this check does not know (extend shellBlockProblems)`,
+      );
+    }
+  }
+  return problems;
+}
+
+/** The `@ctxkit/*` names among `args` that are no package under packages/. */
+function unknownPackages(args: string[], published: Set<string>, where: string): string[] {
+  return args
+    .filter((arg) => arg.startsWith('@ctxkit/') && !published.has(arg))
+    .map((arg) => `${where}: ${arg} is no package under packages/`);
+}
