@@ -3,7 +3,7 @@
  * linted as a tarball (publint, attw), installed with plain npm into a fresh folder outside the
  * workspace, then imported from Node, type-checked under `bundler` and `nodenext` resolution,
  * bundled by Vite in development and production mode, and run in headless Chromium. Slow
- * (packing builds every package, npm installs the third-party dependencies): a minute or two.
+ * (packing builds every package, npm installs the third-party dependencies): about three minutes.
  */
 import { execFile, execFileSync } from 'node:child_process';
 import {
