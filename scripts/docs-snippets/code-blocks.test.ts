@@ -8,6 +8,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishedPackages, REPO_ROOT } from '../api-docs/published-packages.js';
 import { nodeBinaryOf } from '../packaging/workspace-tarballs.js';
@@ -120,6 +121,28 @@ async function typeCheck(folder: 'programs' | 'fragments'): Promise<string[]> {
   return errors;
 }
 
+/**
+ * Writes a vitest config for the test-file blocks: the workspace's own resolution (packages from
+ * their sources) and test options.
+ *
+ * @returns the config's path
+ */
+function vitestConfig(): string {
+  const path = join(scratch, 'vitest.config.ts');
+  const shared = join(REPO_ROOT, 'vitest.shared.js');
+  writeFileSync(
+    path,
+    `import { defineConfig } from 'vitest/config';
+import { sharedTestOptions, sourceResolution } from ${JSON.stringify(shared)};
+export default defineConfig({
+  ...sourceResolution,
+  test: { ...sharedTestOptions, include: ['programs/**/*.ts'] },
+});
+`,
+  );
+  return path;
+}
+
 /** The Node binary a program runs on: Node 22 when it imports a package whose tests need it. */
 function nodeFor(block: CodeBlock): string {
   const needing = publishedPackages().find(
@@ -165,10 +188,22 @@ describe('code blocks of the documentation', () => {
     expect(await typeCheck('fragments')).toEqual([]);
   }, 300_000);
 
-  it('run: every whole program exits 0', async () => {
+  it('run: every whole program exits 0, every test file passes under vitest', async () => {
     const programs = typeScript.filter((block) => block.kind === 'program');
     const tsx = join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+    const vitest = join(REPO_ROOT, 'node_modules', 'vitest', 'vitest.mjs');
     const failures: string[] = [];
+    for (const block of typeScript.filter((candidate) => candidate.kind === 'test')) {
+      const { failed, output } = await run(
+        process.execPath,
+        [vitest, 'run', '--config', vitestConfig(), '--root', scratch, block.path],
+        scratch,
+        300_000,
+      );
+      // Exit 0 with tests run: a file whose tests were all filtered out would prove nothing.
+      const ran = /Tests\s+\d+ passed/.test(stripVTControlCharacters(output));
+      if (failed || !ran) failures.push(`${block.file}:${block.line}\n${output}`);
+    }
     for (const block of programs) {
       const cwd = join(scratch, 'run', block.path.replace(/\W+/g, '-'));
       mkdirSync(cwd, { recursive: true });
@@ -187,6 +222,7 @@ describe('code blocks of the documentation', () => {
     console.log(
       `code blocks: ${blocks.length} in ${documentationFiles().length} files; ` +
         `${typeScript.length} TypeScript type-checked (${kinds('program')} whole programs, all run; ` +
+        `${kinds('test')} test files, all run with vitest; ` +
         `${kinds('no-run')} whole programs not run; ${kinds('fragment')} fragments); ` +
         `${count('sh')} shell (scripts and package names checked); ` +
         `${count('text')} text, ${count('json')} JSON, ${count('yaml')} YAML not checked`,

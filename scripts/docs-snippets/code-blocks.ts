@@ -5,6 +5,7 @@ import { REPO_ROOT } from '../api-docs/published-packages.js';
 /**
  * How a TypeScript block is checked, from its fence's info string:
  * - ```` ```ts ````: a whole program, type-checked and run;
+ * - ```` ```ts test ````: a vitest test file, type-checked and run with vitest;
  * - ```` ```ts no-run <reason> ````: a whole program, type-checked, not run (it needs a model
  *   API, a key or a server);
  * - ```` ```ts fragment <reason> ````: part of a program, type-checked with the names of
@@ -12,7 +13,7 @@ import { REPO_ROOT } from '../api-docs/published-packages.js';
  * `file=NAME.ts` in the info string writes the block as NAME.ts beside the other blocks of its
  * page, which import it as `./NAME.js`.
  */
-export type TypeScriptKind = 'program' | 'no-run' | 'fragment';
+export type TypeScriptKind = 'program' | 'test' | 'no-run' | 'fragment';
 
 /** One fenced code block of a Markdown file. */
 export interface CodeBlock {
@@ -93,6 +94,7 @@ export function typeScriptKind(block: CodeBlock): TypeScriptKind {
     .filter((word) => word.length > 0 && !word.startsWith('file='));
   const [kind = '', ...reason] = words;
   if (kind === '') return 'program';
+  if (kind === 'test') return 'test';
   if (kind !== 'fragment' && kind !== 'no-run') {
     throw new Error(`${block.file}:${block.line}: unknown ts block kind "${kind}"`);
   }
