@@ -1,6 +1,6 @@
 /**
  * Writes the preset table of docs/compressor-simple.md from the fixture transcript. Run with
- * `pnpm --filter @ctxkit/compressor-simple docs`; test/docs-table.test.ts fails when it is stale.
+ * `pnpm preset-table` (at the root); test/docs-table.test.ts fails when it is stale.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';

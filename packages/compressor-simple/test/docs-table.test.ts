@@ -7,7 +7,7 @@ import {
   tableContent,
 } from '../scripts/preset-table.js';
 
-it('docs/compressor-simple.md shows the preset table of the current code (`pnpm run docs` in the package rewrites it)', async () => {
+it('docs/compressor-simple.md shows the preset table of the current code (`pnpm preset-table` at the root rewrites it)', async () => {
   const page = readFileSync(new URL('../../../docs/compressor-simple.md', import.meta.url), 'utf8');
   const start = page.indexOf(TABLE_START);
   const end = page.indexOf(TABLE_END);
