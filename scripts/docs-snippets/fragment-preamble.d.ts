@@ -39,6 +39,8 @@ declare global {
   const ref: string;
   // What the page built earlier.
   const counter: TokenCounter;
+  /** An agent's requests so far: when each was sent, and its messages. */
+  const steps: { at: number; messages: Message[] }[];
   const pipeline: ContextPipeline;
   const parts: Pick<ContextPipelineOptions, 'provider' | 'counter' | 'compressor' | 'assembler'>;
   const compressor: ContextCompressor;
@@ -75,5 +77,7 @@ declare global {
     }): Promise<string>;
   };
   function callModel(request: unknown): Promise<unknown>;
+  /** Your own model call, in the shape `createChatSummarizer` takes. */
+  const callMyModel: import('@ctxkit/compressor-summarize').ChatComplete;
   function log(value: unknown): void;
 }
