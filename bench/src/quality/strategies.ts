@@ -1,5 +1,8 @@
 import { cacheAware, contextGuard, threeLayer } from '@ctxkit/compressor-simple';
-import { createExtractiveSummarizer } from '@ctxkit/compressor-summarize';
+import {
+  createExtractiveSummarizer,
+  createSummarizingCompressor,
+} from '@ctxkit/compressor-summarize';
 import {
   type ContextCompressor,
   createInMemoryToolOutputStore,
@@ -46,6 +49,11 @@ export interface QualityStrategy {
   start(context: StrategyContext): StrategySession;
 }
 
+/** The summarizing compressor with the extractive summarizer: no model runs in the benchmark. */
+function extractiveSummary() {
+  return createSummarizingCompressor({ summarize: createExtractiveSummarizer() });
+}
+
 /** Messages kept by the keep-last-N strategy: about what the window holds on these tasks. */
 export const KEEP_LAST_MESSAGES = 10;
 
@@ -63,10 +71,10 @@ export const STRATEGIES: readonly QualityStrategy[] = [
   fromCompressor('threeLayer', () => threeLayer()),
   fromManager('manager (defaults)'),
   // No model runs here: the summarizing presets use the extractive summarizer.
-  fromCompressor('hybrid', () => hybrid({ summarize: createExtractiveSummarizer() })),
+  fromCompressor('hybrid', () => hybrid({ summary: extractiveSummary() })),
   fromCompressor('cacheAware', () => cacheAware()),
   withToolOutputs('cacheAwareHybrid', (toolOutputs) =>
-    cacheAwareHybrid({ toolOutputs, summarize: createExtractiveSummarizer() }),
+    cacheAwareHybrid({ toolOutputs, summary: extractiveSummary() }),
   ),
 ];
 

@@ -1,5 +1,4 @@
 import { type CacheAwareOptions, cacheAware } from '@ctxkit/compressor-simple';
-import type { Summarizer } from '@ctxkit/compressor-summarize';
 import {
   type ContextCompressor,
   composeCompressors,
@@ -12,18 +11,21 @@ import { type HybridOptions, hybrid } from './hybrid.js';
 export interface CacheAwareHybridOptions {
   /** Where tool outputs are offloaded; the model reads them back with `get_tool_output`. */
   toolOutputs: ToolOutputStore;
-  /** Folds the oldest messages into a summary when masking is not enough (see `hybrid`). */
-  summarize: Summarizer;
+  /**
+   * Folds the oldest messages into a summary when masking is not enough (see `hybrid`):
+   * `createSummarizingCompressor({ summarize })` of `@ctxkit/compressor-summarize`.
+   */
+  summary: ContextCompressor;
   /**
    * The offloading (see `offloadToolOutputs`).
    * @default `{ minChars: 400, maxSummaryChars: 200 }`
    */
   offload?: Omit<OffloadToolOutputsOptions, 'store'>;
   /**
-   * The compaction (see `hybrid`), but its summarizer.
+   * The masking of the compaction (see `hybrid`).
    * @default `{}`
    */
-  hybrid?: Omit<HybridOptions, 'summarize'>;
+  mask?: HybridOptions['mask'];
   /**
    * When to compact (see `cacheAware`), but its compressor.
    * @default `{}`: 85% trigger, 60% target
@@ -42,7 +44,7 @@ export interface CacheAwareHybridOptions {
  * model that tool) and the summary. It needs the compress context's `conversationId` (the
  * manager's `fit` option): offloaded outputs are stored per conversation.
  *
- * @param options - the store, the summarizer, and the options of each part
+ * @param options - the store, the summarizing compressor, and the options of each part
  * @returns the composed compressor, named `cache-aware-hybrid`
  * @throws InvalidOptionError (`invalid_option`) at creation when an option is invalid, as
  *   `offloadToolOutputs`, `hybrid` and `cacheAware` check them
@@ -57,7 +59,10 @@ export function cacheAwareHybrid(options: CacheAwareHybridOptions): ContextCompr
     }),
     cacheAware({
       ...options.cache,
-      compressor: hybrid({ ...options.hybrid, summarize: options.summarize }),
+      compressor: hybrid({
+        summary: options.summary,
+        ...(options.mask === undefined ? {} : { mask: options.mask }),
+      }),
     }),
   );
   return Object.freeze({ ...composed, name: 'cache-aware-hybrid' });

@@ -3,14 +3,17 @@ import {
   maskOldToolResults,
   trimToBudget,
 } from '@ctxkit/compressor-simple';
-import {
-  createSummarizingCompressor,
-  type SummarizingCompressorOptions,
-} from '@ctxkit/compressor-summarize';
-import { type ContextCompressor, composeCompressors } from '@ctxkit/context-core';
+import { type ContextCompressor, composeCompressors, optionChecker } from '@ctxkit/context-core';
+import { SOURCE } from './source.js';
 
 /** Options of {@link hybrid}. */
-export interface HybridOptions extends SummarizingCompressorOptions {
+export interface HybridOptions {
+  /**
+   * What folds the oldest messages into a summary when masking alone leaves the history over
+   * the budget, and does nothing otherwise: `createSummarizingCompressor({ summarize })` of
+   * `@ctxkit/compressor-summarize`, with an LLM summarizer such as `createChatSummarizer`.
+   */
+  summary: ContextCompressor;
   /**
    * The masking of old tool outputs, images and files, tried first (see `maskOldToolResults`).
    * @default `{}`
@@ -20,25 +23,36 @@ export interface HybridOptions extends SummarizingCompressorOptions {
 
 /**
  * The hybrid preset, named `hybrid`: observation masking first (`maskOldToolResults`: old tool
- * outputs, images and files replaced by a short excerpt), then a summary of the oldest messages
- * only when masking alone leaves the history over the budget (`createSummarizingCompressor`,
- * which calls `summarize` only then), then `trimToBudget` for a newest unit too large even so.
- * Masking costs nothing and keeps every turn in place; the summary call, which costs a model
- * request and loses detail, is left for when it is needed. Wrap it in `cacheAware` to compact
- * only now and then, keeping the provider's prompt cache.
+ * outputs, images and files replaced by a short excerpt), then `summary` (which summarizes the
+ * oldest messages only when masking alone leaves the history over the budget), then
+ * `trimToBudget` for a newest unit too large even so. Masking costs nothing and keeps every turn
+ * in place; the summary call, which costs a model request and loses detail, is left for when it
+ * is needed. Wrap it in `cacheAware` to compact only now and then, keeping the provider's prompt
+ * cache.
  *
- * @param options - the summarizer and its options (as for `createSummarizingCompressor`), and the
- *   masking's options
+ * @param options - the summarizing compressor, and the masking's options
  * @returns the composed compressor, named `hybrid`
- * @throws InvalidOptionError (`invalid_option`) at creation when an option is invalid, as
- *   `maskOldToolResults` and `createSummarizingCompressor` check them
+ * @throws InvalidOptionError (`invalid_option`) at creation when `summary` has no `compress`
+ *   method or a masking option is invalid, as `maskOldToolResults` checks them
+ * @example
+ * ```ts
+ * const compressor = hybrid({
+ *   summary: createSummarizingCompressor({ summarize: createChatSummarizer({ complete }) }),
+ * });
+ * ```
  */
 export function hybrid(options: HybridOptions): ContextCompressor {
-  const { mask, ...summary } = options;
-  const composed = composeCompressors(
-    maskOldToolResults(mask),
-    createSummarizingCompressor(summary),
-    trimToBudget(),
-  );
+  const check = optionChecker(SOURCE, 'hybrid');
+  if (options?.summary === undefined) {
+    throw check.invalid(
+      'summary',
+      undefined,
+      'a compressor, such as createSummarizingCompressor()',
+    );
+  }
+  const summary = check.methods<ContextCompressor>('summary', options.summary, options.summary, [
+    'compress',
+  ]);
+  const composed = composeCompressors(maskOldToolResults(options.mask), summary, trimToBudget());
   return Object.freeze({ ...composed, name: 'hybrid' });
 }

@@ -1,4 +1,7 @@
-import { createExtractiveSummarizer } from '@ctxkit/compressor-summarize';
+import {
+  createExtractiveSummarizer,
+  createSummarizingCompressor,
+} from '@ctxkit/compressor-summarize';
 import {
   countTokens,
   createInMemoryToolOutputStore,
@@ -11,6 +14,10 @@ import {
 import { describe, expect, it } from 'vitest';
 import { cacheAwareHybrid, createContextManager } from '../src/index.js';
 import { agentHistory } from './agent-history.js';
+
+/** The summarizing compressor, with the offline extractive summarizer. */
+const extractiveSummary = () =>
+  createSummarizingCompressor({ summarize: createExtractiveSummarizer() });
 
 /** One character is one token. */
 const counter: TokenCounter = { name: 'test:chars', count: (text) => text.length };
@@ -29,7 +36,7 @@ describe('cacheAwareHybrid', () => {
     const manager = createContextManager({
       maxTokens: 20000,
       counter,
-      compressor: cacheAwareHybrid({ toolOutputs, summarize: createExtractiveSummarizer() }),
+      compressor: cacheAwareHybrid({ toolOutputs, summary: extractiveSummary() }),
     });
     // An agent's array at each of 60 steps: the same message objects, plus one step more.
     const history = agentHistory(60);
@@ -60,7 +67,7 @@ describe('cacheAwareHybrid', () => {
     expect(
       cacheAwareHybrid({
         toolOutputs: createInMemoryToolOutputStore(),
-        summarize: createExtractiveSummarizer(),
+        summary: extractiveSummary(),
       }).name,
     ).toBe('cache-aware-hybrid');
   });

@@ -1,13 +1,20 @@
-import { createExtractiveSummarizer, type Summarizer } from '@ctxkit/compressor-summarize';
+import {
+  createExtractiveSummarizer,
+  createSummarizingCompressor,
+  type Summarizer,
+} from '@ctxkit/compressor-summarize';
 import { countTokens, type Message, type TokenCounter } from '@ctxkit/context-core';
 import { testCompressor } from '@ctxkit/context-core/testing';
 import { describe, expect, it } from 'vitest';
 import { hybrid } from '../src/index.js';
 import { agentHistory } from './agent-history.js';
 
+/** The summarizing compressor over `summarize`. */
+const summaryOf = (summarize: Summarizer) => createSummarizingCompressor({ summarize });
+
 testCompressor({
-  name: 'hybrid({ summarize: createExtractiveSummarizer() })',
-  create: () => hybrid({ summarize: createExtractiveSummarizer() }),
+  name: 'hybrid({ summary: createSummarizingCompressor(extractive) })',
+  create: () => hybrid({ summary: summaryOf(createExtractiveSummarizer()) }),
 });
 
 /** One character is one token. */
@@ -39,7 +46,7 @@ describe('hybrid', () => {
   it('masks old tool outputs and calls no model when that is enough', async () => {
     const { summarize, calls } = countingSummarizer();
     const limit = Math.floor(whole / 2);
-    const { messages, report } = await hybrid({ summarize }).compress(
+    const { messages, report } = await hybrid({ summary: summaryOf(summarize) }).compress(
       history,
       { maxTokens: limit },
       { counter },
@@ -54,7 +61,7 @@ describe('hybrid', () => {
   it('summarizes the oldest turns only when masking leaves the history over the budget', async () => {
     const { summarize, calls } = countingSummarizer();
     const limit = 6_000;
-    const { messages, report } = await hybrid({ summarize }).compress(
+    const { messages, report } = await hybrid({ summary: summaryOf(summarize) }).compress(
       history,
       { maxTokens: limit },
       { counter },
@@ -70,6 +77,6 @@ describe('hybrid', () => {
   });
 
   it('is named hybrid in reports', () => {
-    expect(hybrid({ summarize: createExtractiveSummarizer() }).name).toBe('hybrid');
+    expect(hybrid({ summary: summaryOf(createExtractiveSummarizer()) }).name).toBe('hybrid');
   });
 });

@@ -9,18 +9,18 @@ const turbo = JSON.parse(readFileSync(new URL('../../../turbo.json', import.meta
 };
 
 // The manager is where ctxkit composes: besides the contract, it may use the compressors its
-// presets are made of and the counters, nothing else of ours. Its tests use more (the SQLite
+// presets are made of (a summarizing one is passed in), the prompt-cache simulator of its cost
+// predictions and the counters, nothing else of ours. Its tests use more (the SQLite
 // store), which would make a build cycle, so its build waits for its run-time dependencies only.
 const RUN_TIME = [
   '@ctxkit/compressor-simple',
-  '@ctxkit/compressor-summarize',
   '@ctxkit/context-core',
   '@ctxkit/prompt-cache',
   '@ctxkit/token-counters',
   '@ctxkit/tool-output-store',
 ];
 
-it('depends at run time on the contract, the compressors of its presets and the counters only', () => {
+it('depends at run time on the contract, the compressors of its presets, the cache simulator and the counters only', () => {
   const ours = Object.keys(manifest.dependencies ?? {}).filter((name) =>
     name.startsWith('@ctxkit/'),
   );
