@@ -35,6 +35,8 @@ export interface ChatUsage {
   outputTokens: number;
   /** Of `inputTokens`, those read from the provider's prompt cache, when it says. */
   cachedInputTokens?: number;
+  /** Of `inputTokens`, those written to the provider's prompt cache, when it says (Anthropic). */
+  cacheWriteInputTokens?: number;
 }
 
 /** A model's answer. */

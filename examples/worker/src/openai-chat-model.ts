@@ -18,8 +18,9 @@ export interface OpenAIChatModelOptions {
  * A {@link ChatModel} over any OpenAI-compatible chat-completions endpoint with `fetch`: OpenAI,
  * Ollama, llama.cpp's server, vLLM. Messages go out through `toOpenAIChat` and the answer comes
  * back through `fromOpenAIChat`. A request's `promptCacheKey` goes out as `prompt_cache_key`, and
- * the cached prompt tokens the answer reports (`prompt_tokens_details.cached_tokens`) come back in
- * `usage.cachedInputTokens`. A rejection for context length (OpenAI, Anthropic-compatible,
+ * the cached prompt tokens the answer reports come back in `usage.cachedInputTokens`
+ * (`prompt_tokens_details.cached_tokens`, or Anthropic's `cache_read_input_tokens`) and
+ * `usage.cacheWriteInputTokens` (`cache_creation_input_tokens`). A rejection for context length (OpenAI, Anthropic-compatible,
  * Moonshot, vLLM and llama.cpp shapes) throws a `ContextError` with code `context_length_exceeded`;
  * other failures throw `model_unreachable`, `model_timeout`, `model_request_failed` (with the HTTP
  * status and the API's message) or `model_bad_response`.
@@ -136,16 +137,21 @@ function usageOf(payload: unknown): ChatUsage | undefined {
         prompt_tokens?: unknown;
         completion_tokens?: unknown;
         prompt_tokens_details?: { cached_tokens?: unknown } | null;
+        cache_read_input_tokens?: unknown;
+        cache_creation_input_tokens?: unknown;
       };
     }
   ).usage;
   if (typeof usage?.prompt_tokens !== 'number' || typeof usage.completion_tokens !== 'number')
     return undefined;
-  const cached = usage.prompt_tokens_details?.cached_tokens;
+  // OpenAI's name, or Anthropic's (gateways that serve Claude in this format pass it on).
+  const cached = usage.prompt_tokens_details?.cached_tokens ?? usage.cache_read_input_tokens;
+  const written = usage.cache_creation_input_tokens;
   return {
     inputTokens: usage.prompt_tokens,
     outputTokens: usage.completion_tokens,
     ...(typeof cached === 'number' ? { cachedInputTokens: cached } : {}),
+    ...(typeof written === 'number' ? { cacheWriteInputTokens: written } : {}),
   };
 }
 

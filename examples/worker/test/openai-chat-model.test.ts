@@ -76,6 +76,21 @@ describe('createOpenAIChatModel', () => {
     expect(server.requests[0]?.body).toMatchObject({ prompt_cache_key: 'conv-1' });
   });
 
+  it('reads the cache figures of Anthropic models served in this format', async () => {
+    const reply = textCompletion('Cached.') as { body: { usage: Record<string, unknown> } };
+    reply.body.usage.cache_read_input_tokens = 50;
+    reply.body.usage.cache_creation_input_tokens = 30;
+    const server = await serve(reply);
+    const model = createOpenAIChatModel({ baseUrl: server.url, model: 'claude-test' });
+    const response = await model.complete({ messages: prompt, tools });
+    expect(response.usage).toEqual({
+      inputTokens: 100,
+      outputTokens: 10,
+      cachedInputTokens: 50,
+      cacheWriteInputTokens: 30,
+    });
+  });
+
   it('reads tool calls from servers that add fields, leave out ids or send arguments as an object', async () => {
     const server = await serve({
       body: {
