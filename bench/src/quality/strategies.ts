@@ -110,19 +110,7 @@ export function keepLastMessages(count: number): QualityStrategy {
 export function fromCompressor(name: string, create: () => ContextCompressor): QualityStrategy {
   return {
     name,
-    start: (context) => {
-      const compressor = create();
-      return {
-        send: async (history) =>
-          (
-            await compressor.compress(
-              history,
-              { maxTokens: context.messageBudget },
-              { counter: context.counter, conversationId: context.conversationId },
-            )
-          ).messages,
-      };
-    },
+    start: (context) => compressorSession(create(), context),
   };
 }
 
@@ -177,18 +165,24 @@ export function withToolOutputs(
     name,
     start: (context) => {
       const toolOutputs = createInMemoryToolOutputStore();
-      const compressor = create(toolOutputs);
-      return {
-        toolOutputs,
-        send: async (history) =>
-          (
-            await compressor.compress(
-              history,
-              { maxTokens: context.messageBudget },
-              { counter: context.counter, conversationId: context.conversationId },
-            )
-          ).messages,
-      };
+      return { ...compressorSession(create(toolOutputs), context), toolOutputs };
     },
+  };
+}
+
+/** A task's run of `compressor`: each request is the history fitted to the messages' budget. */
+function compressorSession(
+  compressor: ContextCompressor,
+  context: StrategyContext,
+): StrategySession {
+  return {
+    send: async (history) =>
+      (
+        await compressor.compress(
+          history,
+          { maxTokens: context.messageBudget },
+          { counter: context.counter, conversationId: context.conversationId },
+        )
+      ).messages,
   };
 }

@@ -5,7 +5,7 @@ import {
   type ToolCallPart,
   type ToolResultPart,
 } from '@ctxkit/context-core';
-import { type SeededRandom, seededRandom } from './seeded-random.js';
+import { type SeededRandom, seededRandom } from '@ctxkit/context-core/testing';
 import { loadToolOutputs, type OutputKind, type ToolOutput } from './tool-outputs.js';
 
 /** Where in the conversation a fact was read. */
@@ -220,11 +220,11 @@ function buildTask(
           `Quote exactly line ${fact.line} of the output of \`${fact.output.label}\` that you read earlier (${FACT_HINTS[fact.kind]}).`,
       );
       messages.push({ role: 'user', content: `Before you go on:\n- ${questions.join('\n- ')}` });
-      at += random.int(15_000, 40_000);
+      at += random.integer(15_000, 40_000);
     }
     for (const fact of asked) needs.push({ factId: fact.id, turn: turns.length });
     turns.push({ historyLength: messages.length, at });
-    at += random.int(2_000, 8_000);
+    at += random.integer(2_000, 8_000);
     if (step === last) {
       messages.push({ role: 'assistant', content: 'Done: the answer and the evidence are above.' });
       break;
@@ -267,8 +267,8 @@ function planSteps(
     const fresh = documents.filter((pages) => pages.some((page) => !used.has(page)));
     const document = random.pick(fresh.length > 0 ? fresh : documents);
     const unread = document.filter((page) => !used.has(page));
-    const first = random.int(0, Math.max(0, unread.length - 1));
-    return unread.slice(first, first + random.int(1, 2));
+    const first = random.integer(0, Math.max(0, unread.length - 1));
+    return unread.slice(first, first + random.integer(1, 2));
   };
   while (tokens < options.targetTokens) {
     const pages = nextPages();
@@ -320,7 +320,7 @@ function chooseFacts(steps: readonly Step[], theme: Theme, random: SeededRandom)
     }
     let chosen = 0;
     while (chosen < 2 && candidates.length > 0) {
-      const step = candidates.splice(random.int(0, candidates.length - 1), 1)[0] as number;
+      const step = candidates.splice(random.integer(0, candidates.length - 1), 1)[0] as number;
       const output = (steps[step] as Step).outputs[0] as ToolOutput;
       const line = factLine(output, everything, random);
       if (line === undefined) continue;

@@ -9,7 +9,8 @@
  * Code points are drawn from explicit ranges that every Unicode version since 13.0 assigns in
  * full, so the strings do not depend on the Unicode data of the running Node.
  */
-import { CORPORA, type CorpusGenerator, createRandom, fill, type Random } from './corpora.js';
+import { type SeededRandom, seededRandom } from '@ctxkit/context-core/testing';
+import { CORPORA, type CorpusGenerator, fill } from './corpora.js';
 
 // --- vocabularies (before the table, which reads them when the module loads) ---
 
@@ -209,7 +210,7 @@ export const CHARACTER_CLASSES = {
   'full-width digits': digitRuns(codePointRange(0xff10, 0xff19)),
   'Arabic-Indic digits': digitRuns(codePointRange(0x660, 0x669)),
   'ASCII punctuation runs': punctuationRuns,
-  // Random-looking runs and code.
+  // SeededRandom-looking runs and code.
   base64: CORPORA.base64,
   hex: CORPORA.hex,
   UUIDs: uuids,
@@ -273,7 +274,7 @@ function repeated(unit: string): CorpusGenerator {
 function randomRun(alphabet: string): CorpusGenerator {
   const characters = Array.from(alphabet);
   return (size, seed = 1) => {
-    const random = createRandom(seed);
+    const random = seededRandom(seed);
     return fill(size, () => random.pick(characters));
   };
 }
@@ -282,7 +283,7 @@ function randomRun(alphabet: string): CorpusGenerator {
 function randomWords(alphabets: readonly string[]): CorpusGenerator {
   const letters = alphabets.map((alphabet) => Array.from(alphabet));
   return (size, seed = 1) => {
-    const random = createRandom(seed);
+    const random = seededRandom(seed);
     return fill(size, () => {
       const alphabet = random.pick(letters);
       let word = '';
@@ -295,7 +296,7 @@ function randomWords(alphabets: readonly string[]): CorpusGenerator {
 /** Items drawn uniformly from `items`, back to back. */
 function randomItems(items: readonly string[]): CorpusGenerator {
   return (size, seed = 1) => {
-    const random = createRandom(seed);
+    const random = seededRandom(seed);
     return fill(size, () => random.pick(items));
   };
 }
@@ -323,7 +324,7 @@ interface SentenceStyle {
 function sentences(vocabulary: readonly string[], style: SentenceStyle = {}): CorpusGenerator {
   const { separator = ' ', comma = ',', end = ['.'] } = style;
   return (size, seed = 1) => {
-    const random = createRandom(seed);
+    const random = seededRandom(seed);
     return fill(size, () => {
       let sentence = '';
       const count = random.integer(4, 14);
@@ -340,7 +341,7 @@ function sentences(vocabulary: readonly string[], style: SentenceStyle = {}): Co
 
 /** English words between whitespace runs of every kind and of 1 to 2,000 characters. */
 function wordsBetweenWhitespace(size: number, seed = 1): string {
-  const random = createRandom(seed);
+  const random = seededRandom(seed);
   const kinds = [' ', '\t', '\n', '\r\n', ' \t', '\u00a0', '\u3000', ' \n'];
   return fill(size, () => {
     const length = Math.floor(2000 ** random.next());
@@ -353,7 +354,7 @@ function wordsBetweenWhitespace(size: number, seed = 1): string {
 
 /** Lines of code indented with spaces, tabs or both, up to 24 levels deep, and blank lines. */
 function indentedCode(size: number, seed = 1): string {
-  const random = createRandom(seed);
+  const random = seededRandom(seed);
   const statements = ['return value;', '}', 'if (done) {', 'count += 1;', '<div>', '- item'];
   return fill(size, () => {
     const depth = random.integer(0, 24);
@@ -368,7 +369,7 @@ function indentedCode(size: number, seed = 1): string {
  * line of code.
  */
 function indentedBlankLines(size: number, seed = 1): string {
-  const random = createRandom(seed);
+  const random = seededRandom(seed);
   return fill(size, () => {
     const indent = random.pick(['\t', '\t\t', '  ', '   ', '    ', '        ', '\t  ']);
     const lineBreak = random.chance(0.8) ? '\n' : '\r\n';
@@ -378,7 +379,7 @@ function indentedBlankLines(size: number, seed = 1): string {
 
 /** English words with one to a dozen combining marks on every letter, as in Zalgo text. */
 function zalgo(size: number, seed = 1): string {
-  const random = createRandom(seed);
+  const random = seededRandom(seed);
   const marks = Array.from(codePointRange(0x300, 0x36f));
   return fill(size, () => {
     let word = '';
@@ -400,7 +401,7 @@ function zalgo(size: number, seed = 1): string {
 
 /** English words with emoji between them, now and then several in a row. */
 function emojiInText(size: number, seed = 1): string {
-  const random = createRandom(seed);
+  const random = seededRandom(seed);
   const emoji = [
     ...Array.from(codePointRange(0x1f600, 0x1f64f)),
     ...Array.from(codePointRange(0x1f680, 0x1f6c5)),
@@ -415,7 +416,7 @@ function emojiInText(size: number, seed = 1): string {
 
 /** Styled words of mathematical alphanumerics (bold, sans-serif, monospace, ...) and digits. */
 function mathematicalWords(size: number, seed = 1): string {
-  const random = createRandom(seed);
+  const random = seededRandom(seed);
   // Alphabets without holes: bold, bold italic, bold script, bold fraktur, the four sans-serif
   // ones and monospace, each 26 capitals then 26 small letters.
   const alphabets = [
@@ -439,7 +440,7 @@ function mathematicalWords(size: number, seed = 1): string {
 function digitRuns(digits: string): CorpusGenerator {
   const alphabet = Array.from(digits);
   return (size, seed = 1) => {
-    const random = createRandom(seed);
+    const random = seededRandom(seed);
     return fill(size, () => {
       let number = '';
       for (let count = Math.floor(200 ** random.next()) + 1; count > 0; count--)
@@ -451,7 +452,7 @@ function digitRuns(digits: string): CorpusGenerator {
 
 /** Runs of 1 to 30 random ASCII punctuation marks between spaces. */
 function punctuationRuns(size: number, seed = 1): string {
-  const random = createRandom(seed);
+  const random = seededRandom(seed);
   const marks = Array.from('!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~');
   return fill(size, () => {
     let run = '';
@@ -464,7 +465,7 @@ function punctuationRuns(size: number, seed = 1): string {
 function repeatedRuns(characters: string): CorpusGenerator {
   const alphabet = Array.from(characters);
   return (size, seed = 1) => {
-    const random = createRandom(seed);
+    const random = seededRandom(seed);
     return fill(
       size,
       () => `${random.pick(alphabet).repeat(Math.floor(2000 ** random.next()) + 1)}\n`,
@@ -472,7 +473,7 @@ function repeatedRuns(characters: string): CorpusGenerator {
   };
 }
 
-function randomString(random: Random, alphabet: string, length: number): string {
+function randomString(random: SeededRandom, alphabet: string, length: number): string {
   let text = '';
   for (let index = 0; index < length; index++)
     text += alphabet.charAt(random.integer(0, alphabet.length - 1));
@@ -484,7 +485,7 @@ const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345
 
 /** UUIDs, one per line or in a JSON array. */
 function uuids(size: number, seed = 1): string {
-  const random = createRandom(seed);
+  const random = seededRandom(seed);
   return fill(size, () => {
     const hex = randomString(random, HEX_DIGITS, 32);
     const uuid = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
@@ -492,9 +493,9 @@ function uuids(size: number, seed = 1): string {
   });
 }
 
-/** Random ids of letters and digits (8 to 40 characters), with a prefix now and then. */
+/** SeededRandom ids of letters and digits (8 to 40 characters), with a prefix now and then. */
 function alphanumericIds(size: number, seed = 1): string {
-  const random = createRandom(seed);
+  const random = seededRandom(seed);
   return fill(size, () => {
     const prefix = random.pick(['', '', 'id_', 'sk-', 'usr_', 'msg_']);
     return `${prefix}${randomString(random, ALPHANUMERIC, random.integer(8, 40))} `;
@@ -503,7 +504,7 @@ function alphanumericIds(size: number, seed = 1): string {
 
 /** URLs with paths, query strings, ids and fragments. */
 function urls(size: number, seed = 1): string {
-  const random = createRandom(seed);
+  const random = seededRandom(seed);
   const hosts = ['api.example.com', 'cdn.example.org', 'github.com', 'localhost:8080'];
   const segments = ['v1', 'users', 'items', 'search', 'assets', 'img', 'repos', 'issues'];
   return fill(size, () => {
@@ -521,7 +522,7 @@ function urls(size: number, seed = 1): string {
 
 /** Non-ASCII text percent-encoded as in URLs (`%E4%B8%AD%E6%96%87`). */
 function percentEncoded(size: number, seed = 1): string {
-  const random = createRandom(seed);
+  const random = seededRandom(seed);
   const text = `${CORPORA.chinese(400, seed)} ${sentences(words(RUSSIAN_WORDS))(200, seed)}`;
   return fill(size, () => {
     const start = random.integer(0, text.length - 20);
@@ -531,7 +532,7 @@ function percentEncoded(size: number, seed = 1): string {
 
 /** Non-ASCII text as JSON `\uXXXX` escapes. */
 function unicodeEscapes(size: number, seed = 1): string {
-  const random = createRandom(seed);
+  const random = seededRandom(seed);
   const text = CORPORA.chinese(2000, seed);
   return fill(size, () => {
     const start = random.integer(0, text.length - 20);

@@ -4,44 +4,14 @@
  * The same `(size, seed)` always gives the same string, on every machine.
  */
 
+import { type SeededRandom, seededRandom } from '@ctxkit/context-core/testing';
+
 /** A text generator: exactly `size` code units of one kind of text, fixed by `seed`. */
 export type CorpusGenerator = (size: number, seed?: number) => string;
 
-/** A pseudo-random source: `next()` in [0, 1), plus helpers. Mulberry32 underneath. */
-export interface Random {
-  /** A float in [0, 1). */
-  next(): number;
-  /** An integer in [minimum, maximum]. */
-  integer(minimum: number, maximum: number): number;
-  /** One element of `items`, uniformly. */
-  pick<T>(items: readonly T[]): T;
-  /** One element of `items`, the first ones more often (a Zipf-like skew). */
-  pickSkewed<T>(items: readonly T[]): T;
-  /** Whether an event of probability `probability` happens. */
-  chance(probability: number): boolean;
-}
-
-/** A seeded {@link Random}. */
-export function createRandom(seed: number): Random {
-  let state = seed >>> 0;
-  const next = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = state;
-    value = Math.imul(value ^ (value >>> 15), value | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
-  const integer = (minimum: number, maximum: number): number =>
-    minimum + Math.floor(next() * (maximum - minimum + 1));
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
-  const pickSkewed = <T>(items: readonly T[]): T =>
-    items[Math.floor(next() * next() * items.length)] as T;
-  return { next, integer, pick, pickSkewed, chance: (probability) => next() < probability };
-}
-
 /** English prose: paragraphs of sentences with punctuation, numbers, names and quotes. */
 export function englishProse(size: number, seed = 1): string {
-  const random = createRandom(seed);
+  const random = seededRandom(seed);
   return fill(size, () => {
     const sentences: string[] = [];
     const count = random.integer(3, 7);
@@ -52,31 +22,31 @@ export function englishProse(size: number, seed = 1): string {
 
 /** Pretty-printed JSON (two-space indent): records with strings, numbers, dates, ids, nesting. */
 export function prettyJson(size: number, seed = 2): string {
-  const random = createRandom(seed);
+  const random = seededRandom(seed);
   return fill(size, () => `${JSON.stringify(jsonRecord(random, 0), null, 2)}\n`);
 }
 
 /** Minified JSON: the records of {@link prettyJson} without whitespace. */
 export function minifiedJson(size: number, seed = 3): string {
-  const random = createRandom(seed);
+  const random = seededRandom(seed);
   return fill(size, () => JSON.stringify(jsonRecord(random, 0)));
 }
 
 /** TypeScript source: imports, interfaces, functions, classes, TSDoc and line comments. */
 export function typescriptCode(size: number, seed = 4): string {
-  const random = createRandom(seed);
+  const random = seededRandom(seed);
   return fill(size, () => `${typescriptDeclaration(random)}\n\n`);
 }
 
 /** Minified JavaScript: one very long line of short names, operators and string literals. */
 export function minifiedJavaScript(size: number, seed = 5): string {
-  const random = createRandom(seed);
+  const random = seededRandom(seed);
   return fill(size, () => minifiedFunction(random));
 }
 
 /** Log lines: ISO timestamps, levels, components, key=value pairs, paths, ids, stack traces. */
 export function logLines(size: number, seed = 6): string {
-  const random = createRandom(seed);
+  const random = seededRandom(seed);
   let clock = Date.UTC(2024, 4, 1, 8, 0, 0);
   return fill(size, () => {
     clock += random.integer(1, 4000);
@@ -86,7 +56,7 @@ export function logLines(size: number, seed = 6): string {
 
 /** Chinese paragraphs with full-width punctuation, mixed with English terms, code and numbers. */
 export function chineseMixed(size: number, seed = 7): string {
-  const random = createRandom(seed);
+  const random = seededRandom(seed);
   return fill(size, () => {
     const sentences: string[] = [];
     const count = random.integer(2, 6);
@@ -97,7 +67,7 @@ export function chineseMixed(size: number, seed = 7): string {
 
 /** Japanese paragraphs: kanji, hiragana and katakana words with Japanese punctuation. */
 export function japaneseText(size: number, seed = 8): string {
-  const random = createRandom(seed);
+  const random = seededRandom(seed);
   return fill(size, () => {
     const words: string[] = [];
     const count = random.integer(4, 12);
@@ -112,7 +82,7 @@ export function japaneseText(size: number, seed = 8): string {
 
 /** Korean sentences: Hangul words with particles, separated by spaces. */
 export function koreanText(size: number, seed = 9): string {
-  const random = createRandom(seed);
+  const random = seededRandom(seed);
   return fill(size, () => {
     const words: string[] = [];
     const count = random.integer(4, 10);
@@ -130,7 +100,7 @@ export function koreanText(size: number, seed = 9): string {
  * {@link CORPORA} (whose kinds are each one kind of text).
  */
 export function cjkMixed(size: number, seed = 13): string {
-  const random = createRandom(seed);
+  const random = seededRandom(seed);
   const term = (): string =>
     random.pick([
       ` ${random.pick(CHINESE_EMBEDDED_TERMS)} `,
@@ -166,7 +136,7 @@ export function cjkMixed(size: number, seed = 13): string {
 
 /** One long base64 string of random bytes, without line breaks (as in data URLs and JSON). */
 export function base64Blob(size: number, seed = 10): string {
-  const random = createRandom(seed);
+  const random = seededRandom(seed);
   return fill(size, () => {
     let binary = '';
     for (let index = 0; index < 3 * 256; index++)
@@ -177,7 +147,7 @@ export function base64Blob(size: number, seed = 10): string {
 
 /** Lines of lowercase hex: hashes, ids and hex dumps. */
 export function hexLines(size: number, seed = 11): string {
-  const random = createRandom(seed);
+  const random = seededRandom(seed);
   return fill(size, () => {
     const length = random.pick([8, 16, 32, 40, 64, 64]);
     const line = randomHex(random, length);
@@ -187,7 +157,7 @@ export function hexLines(size: number, seed = 11): string {
 
 /** Numeric tables: CSV rows of integers, decimals and dates. */
 export function numericTable(size: number, seed = 12): string {
-  const random = createRandom(seed);
+  const random = seededRandom(seed);
   return fill(size, () => {
     const cells = [
       `2024-${pad2(random.integer(1, 12))}-${pad2(random.integer(1, 28))}`,
@@ -252,19 +222,19 @@ function capitalize(word: string): string {
   return word.charAt(0).toUpperCase() + word.slice(1);
 }
 
-function randomHex(random: Random, length: number): string {
+function randomHex(random: SeededRandom, length: number): string {
   let hex = '';
   for (let index = 0; index < length; index++)
     hex += '0123456789abcdef'.charAt(random.integer(0, 15));
   return hex;
 }
 
-function uuid(random: Random): string {
+function uuid(random: SeededRandom): string {
   const hex = randomHex(random, 32);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20)}`;
 }
 
-function englishSentence(random: Random): string {
+function englishSentence(random: SeededRandom): string {
   const words: string[] = [];
   const length = random.integer(6, 24);
   for (let index = 0; index < length; index++) {
@@ -289,7 +259,7 @@ function englishSentence(random: Random): string {
   return sentence;
 }
 
-function jsonRecord(random: Random, depth: number): Record<string, unknown> {
+function jsonRecord(random: SeededRandom, depth: number): Record<string, unknown> {
   const record: Record<string, unknown> = {};
   const fields = random.integer(3, 8);
   for (let index = 0; index < fields; index++) {
@@ -312,7 +282,7 @@ function jsonRecord(random: Random, depth: number): Record<string, unknown> {
   return record;
 }
 
-function jsonString(random: Random): string {
+function jsonString(random: SeededRandom): string {
   switch (random.integer(0, 8)) {
     case 0:
       return uuid(random);
@@ -335,21 +305,21 @@ function jsonString(random: Random): string {
   }
 }
 
-function identifier(random: Random): string {
+function identifier(random: SeededRandom): string {
   const parts = random.integer(1, 3);
   let name = random.pickSkewed(CODE_VERBS);
   for (let index = 1; index < parts; index++) name += capitalize(random.pickSkewed(CODE_NOUNS));
   return name;
 }
 
-function typeName(random: Random): string {
+function typeName(random: SeededRandom): string {
   return (
     capitalize(random.pickSkewed(CODE_NOUNS)) +
     (random.chance(0.4) ? capitalize(random.pick(CODE_NOUNS)) : '')
   );
 }
 
-function typescriptExpression(random: Random): string {
+function typescriptExpression(random: SeededRandom): string {
   switch (random.integer(0, 7)) {
     case 0:
       return `${random.pick(CODE_NOUNS)}.${identifier(random)}(${random.pick(CODE_NOUNS)})`;
@@ -370,7 +340,7 @@ function typescriptExpression(random: Random): string {
   }
 }
 
-function typescriptStatement(random: Random, indent: string): string {
+function typescriptStatement(random: SeededRandom, indent: string): string {
   switch (random.integer(0, 6)) {
     case 0:
       return `${indent}const ${random.pick(CODE_NOUNS)} = ${typescriptExpression(random)};`;
@@ -389,7 +359,7 @@ function typescriptStatement(random: Random, indent: string): string {
   }
 }
 
-function typescriptDeclaration(random: Random): string {
+function typescriptDeclaration(random: SeededRandom): string {
   const doc = `/** ${capitalize(random.pick(ENGLISH_CONTENT_WORDS))} the ${random.pick(CODE_NOUNS)} of a ${random.pick(CODE_NOUNS)}. */\n`;
   switch (random.integer(0, 4)) {
     case 0: {
@@ -420,7 +390,7 @@ function typescriptDeclaration(random: Random): string {
   }
 }
 
-function minifiedFunction(random: Random): string {
+function minifiedFunction(random: SeededRandom): string {
   const names = 'abcdefghijklmnopqrstuvwxyz';
   const short = (): string =>
     random.chance(0.8)
@@ -482,7 +452,7 @@ function minifiedFunction(random: Random): string {
   return `function ${short()}(${short()},${short()},${short()}){${parts.join(';')}}`;
 }
 
-function logLine(random: Random, timestamp: string): string {
+function logLine(random: SeededRandom, timestamp: string): string {
   const level = random.pickSkewed(['INFO', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'TRACE']);
   const component = random.pick(LOG_COMPONENTS);
   switch (random.integer(0, 7)) {
@@ -512,7 +482,7 @@ function logLine(random: Random, timestamp: string): string {
   }
 }
 
-function chineseSentence(random: Random): string {
+function chineseSentence(random: SeededRandom): string {
   let sentence = '';
   const length = random.integer(4, 14);
   for (let index = 0; index < length; index++) {

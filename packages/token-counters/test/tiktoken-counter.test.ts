@@ -2,14 +2,14 @@ import { readFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { ContextError } from '@ctxkit/context-core';
-import { fuzzParameters } from '@ctxkit/context-core/testing';
+import { fuzzParameters, seededRandom } from '@ctxkit/context-core/testing';
 import fc from 'fast-check';
 import { Tiktoken } from 'js-tiktoken/lite';
 import cl100kRanks from 'js-tiktoken/ranks/cl100k_base';
 import o200kRanks from 'js-tiktoken/ranks/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { createTiktokenCounter } from '../src/tiktoken-counter.js';
-import { CORPORA, chunk, cjkMixed, createRandom } from './corpora.js';
+import { CORPORA, chunk, cjkMixed } from './corpora.js';
 
 describe('creation', () => {
   it('names counters after their encoding', () => {
@@ -70,7 +70,7 @@ const SAMPLES = [
 ];
 
 function hanRun(length: number, seed: number): string {
-  const random = createRandom(seed);
+  const random = seededRandom(seed);
   let run = '';
   for (let index = 0; index < length; index++) {
     run += String.fromCharCode(0x4e00 + random.integer(0, 0x51ff));
@@ -79,7 +79,7 @@ function hanRun(length: number, seed: number): string {
 }
 
 function base64(bytes: number, seed: number): string {
-  const random = createRandom(seed);
+  const random = seededRandom(seed);
   let binary = '';
   for (let index = 0; index < bytes; index++) binary += String.fromCharCode(random.integer(0, 255));
   return btoa(binary);
@@ -252,7 +252,7 @@ describe.each(ENCODINGS)('$encoding', ({ encoding, ranks, reference }) => {
     const runs = [hanRun(400, 1), hanRun(200, 2), base64(3000, 3), base64(600, 4)];
     runs.push(CORPORA.japanese(700, 6).replace(/[、。？\n]/g, ''));
     runs.push(cjkMixed(700, 8).replace(/[^\p{L}\p{M}]/gu, ''));
-    const random = createRandom(5);
+    const random = seededRandom(5);
     for (let sample = 0; sample < 6; sample++) {
       let letters = '';
       const length = random.integer(200, 1000);
@@ -339,7 +339,7 @@ describe('huge unbroken pieces', () => {
     const blob = base64(150_000, 6);
     expect(blob.length).toBe(200_000);
     const blobTokens = counter.count(blob);
-    // Random base64 runs at about 1.46 characters per token with o200k_base.
+    // SeededRandom base64 runs at about 1.46 characters per token with o200k_base.
     expect(blobTokens).toBeGreaterThan(120_000);
     expect(blobTokens).toBeLessThan(150_000);
     const chinese = hanRun(50_000, 7);

@@ -21,6 +21,7 @@ export {
 export { kitCounter } from './kit-counter.js';
 export { sameData } from './same-data.js';
 export { SAMPLE_TEXT_KINDS, type SampleTextKind, sampleText } from './sample-text.js';
+export { type SeededRandom, seededRandom } from './seeded-random.js';
 export { type SpyCounter, spyCounter } from './spy-counter.js';
 export {
   forgeCounts,

@@ -1,3 +1,5 @@
+import { seededRandom } from './seeded-random.js';
+
 /** Kinds of text the history arbitraries produce. */
 export type SampleTextKind = 'prose' | 'chinese' | 'json' | 'log' | 'code' | 'base64';
 
@@ -32,8 +34,7 @@ const BASE64 = Array.from('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0
  * @returns the text
  */
 export function sampleText(kind: SampleTextKind, length: number, seed: number): string {
-  const random = mulberry32(seed);
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+  const { next: random, pick } = seededRandom(seed);
   const pieces: string[] = [];
   let size = 0;
   const push = (piece: string) => {
@@ -78,17 +79,4 @@ export function sampleText(kind: SampleTextKind, length: number, seed: number): 
     line += 1;
   }
   return pieces.join('').slice(0, Math.max(0, length));
-}
-
-// --- internal helpers ---
-
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
