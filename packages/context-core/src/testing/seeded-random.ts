@@ -1,14 +1,39 @@
 /** A deterministic source of numbers: the same seed gives the same sequence on every machine. */
 export interface SeededRandom {
-  /** The next number in [0, 1). */
+  /**
+   * The next number of the sequence.
+   *
+   * @returns a number in [0, 1)
+   */
   next(): number;
-  /** A whole number in [minimum, maximum]. */
+  /**
+   * A whole number between two bounds, both included.
+   *
+   * @param minimum - the smallest
+   * @param maximum - the largest
+   * @returns the number
+   */
   integer(minimum: number, maximum: number): number;
-  /** One item of a non-empty array, uniformly. */
+  /**
+   * One item of a non-empty array, uniformly.
+   *
+   * @param items - the items
+   * @returns the item
+   */
   pick<T>(items: readonly T[]): T;
-  /** One item of a non-empty array, the first ones more often (a Zipf-like skew). */
+  /**
+   * One item of a non-empty array, the first ones more often (a Zipf-like skew).
+   *
+   * @param items - the items, the likeliest first
+   * @returns the item
+   */
   pickSkewed<T>(items: readonly T[]): T;
-  /** Whether an event of probability `probability` happens. */
+  /**
+   * Whether an event happens.
+   *
+   * @param probability - its probability, from 0 to 1
+   * @returns true when it happens
+   */
   chance(probability: number): boolean;
 }
 
