@@ -1,3 +1,4 @@
+import type { LastPromptStore } from './last-prompt-store.js';
 import type { Message } from './message.js';
 import type { TokenBudget } from './token-budget.js';
 import type { TokenCounter } from './token-counter.js';
@@ -10,6 +11,14 @@ export interface CompressContext {
   conversationId?: string;
   /** Aborts long work (model calls); a compressor then throws a `ContextError` (`aborted`). */
   signal?: AbortSignal;
+  /**
+   * Where a stateful compressor such as `cacheAware` keeps its last prompt per conversation
+   * beyond the process, so that it extends that prompt after a restart; the pipeline passes its
+   * provider when the provider is one.
+   *
+   * @default `undefined`: such a compressor remembers its last prompt in memory only
+   */
+  lastPrompts?: LastPromptStore;
 }
 
 /** What one stage of a compression did. */

@@ -22,6 +22,7 @@ export type InvalidMessageCode =
   | 'empty_prompt'
   | 'invalid_event'
   | 'invalid_summary'
+  | 'invalid_stored_prompt'
   | 'orphan_tool_call'
   | 'orphan_tool_result';
 

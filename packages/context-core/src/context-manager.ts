@@ -1,5 +1,6 @@
 import type { PredictedCost } from './billed-cost.js';
 import type { CompressionReport } from './context-compressor.js';
+import type { LastPromptStore } from './last-prompt-store.js';
 import type { Message } from './message.js';
 import type { ModelInfo } from './model-table.js';
 import type { TokenCounter } from './token-counter.js';
@@ -115,6 +116,13 @@ export interface FitOptions {
    * @default none: no event is recorded, and summarizing compressors keep nothing
    */
   conversationId?: string;
+  /**
+   * Passed to the compressor as its context's `lastPrompts`: where a stateful compressor such as
+   * `cacheAware` keeps the conversation's last prompt beyond the process.
+   *
+   * @default none: such a compressor remembers its last prompt in memory only
+   */
+  lastPrompts?: LastPromptStore;
 }
 
 /** Fits the messages of one model step to the model's window. */

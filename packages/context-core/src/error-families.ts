@@ -17,6 +17,7 @@ export class InvalidMessageError extends ContextError<InvalidMessageCode> {
     'empty_prompt',
     'invalid_event',
     'invalid_summary',
+    'invalid_stored_prompt',
     'orphan_tool_call',
     'orphan_tool_result',
   ]);

@@ -1,4 +1,5 @@
 export { throwIfAborted } from './abort.js';
+export { assertStoredPrompt } from './assert-stored-prompt.js';
 export { assertStoredSummary } from './assert-stored-summary.js';
 export { assertToolOutput } from './assert-tool-output.js';
 export type { BilledCost, CacheTtl, PredictedCost } from './billed-cost.js';
@@ -104,6 +105,7 @@ export {
 } from './is-context-length-error.js';
 export { jsonDataProblem, MAX_JSON_DEPTH } from './json-data.js';
 export { assertValidLimit, keepNewest } from './keep-newest.js';
+export type { LastPromptStore, StoredPrompt, StoredPromptOrigin } from './last-prompt-store.js';
 export { type Logger, silentLogger } from './logger.js';
 export {
   type ContentToolOutput,

@@ -193,7 +193,7 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
       const toolsTokens = tools.length === 0 ? 0 : countTools(tools);
       const messagesLimit = limit - systemTokens - toolsTokens;
       if (messagesLimit < 0) throw overhead({ limit, systemTokens, toolsTokens });
-      const { conversationId, signal } = fitOptions;
+      const { conversationId, signal, lastPrompts } = fitOptions;
       const result = await compressor.compress(
         messages,
         maxCharsPerMessage === undefined
@@ -203,6 +203,7 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
           counter,
           ...(conversationId === undefined ? {} : { conversationId }),
           ...(signal === undefined ? {} : { signal }),
+          ...(lastPrompts === undefined ? {} : { lastPrompts }),
         },
       );
       const output = result.messages;

@@ -15,6 +15,7 @@ import {
   InvalidOptionError,
   isContextError,
   isProtected,
+  type LastPromptStore,
   type Logger,
   type Message,
   type ModelTableEntry,
@@ -33,7 +34,11 @@ import { systemMessages } from './system-messages.js';
 
 /** Options of {@link createContextPipeline}. */
 export interface ContextPipelineOptions {
-  /** Loads history. */
+  /**
+   * Loads history. A provider that also has `getLastPrompt` and `putLastPrompt` (a
+   * `LastPromptStore`, such as provider-sqlite's) is passed to the compressor as its context's
+   * `lastPrompts`, so that `cacheAware` extends its last prompt across restarts.
+   */
   provider: ContextProvider;
   /**
    * Fits history to the budget left after system, tools, input and reserve.
@@ -152,7 +157,8 @@ export interface ContextPipeline {
  * the tools), assembles the prompt and records exactly one `context.compressed` event, with the
  * history's changes. When what the assembler adds pushes the request over `window - reserve`, the
  * history is fitted again, to what it took less the overshoot (at most three passes in all).
- * Nothing stored is changed.
+ * Nothing stored is changed, apart from the last prompt a stateful compressor keeps in a provider
+ * that is also a `LastPromptStore`.
  *
  * @param options - the parts to wire, and the budget or the model's limits
  * @returns the pipeline, frozen
@@ -179,6 +185,7 @@ export function createContextPipeline(options: ContextPipelineOptions): ContextP
       : { maxCharsPerMessage: budget.maxCharsPerMessage }),
   });
   const { counter } = manager;
+  const lastPrompts = lastPromptStoreOf(provider);
 
   return Object.freeze({
     budget,
@@ -217,6 +224,7 @@ export function createContextPipeline(options: ContextPipelineOptions): ContextP
         ...(input.signal ? { signal: input.signal } : {}),
         conversationId,
         maxTokens: requestLimit,
+        ...(lastPrompts === undefined ? {} : { lastPrompts }),
       }).catch((error: unknown) => {
         // The system prompt, tools and input leave no room, or the history cannot fit in it.
         if (!isContextError(error, 'budget_exceeded')) throw error;
@@ -236,6 +244,14 @@ export function createContextPipeline(options: ContextPipelineOptions): ContextP
 }
 
 // --- internal helpers ---
+
+/** The provider, when it also keeps last prompts (both methods), for stateful compressors. */
+function lastPromptStoreOf(provider: ContextProvider): LastPromptStore | undefined {
+  const store = provider as Partial<LastPromptStore>;
+  return typeof store.getLastPrompt === 'function' && typeof store.putLastPrompt === 'function'
+    ? (provider as ContextProvider & LastPromptStore)
+    : undefined;
+}
 
 function resolveBudget(options: ContextPipelineOptions): Readonly<TokenBudget> {
   const factory = 'createContextPipeline';
