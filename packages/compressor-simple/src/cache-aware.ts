@@ -1,4 +1,5 @@
 import {
+  assertStoredPrompt,
   budgetLimit,
   type CompressContext,
   type CompressionReport,
@@ -10,7 +11,11 @@ import {
   countTokens,
   type Message,
   optionChecker,
+  originOf,
+  recordOrigin,
   type StageTrace,
+  type StoredPrompt,
+  type StoredPromptOrigin,
   type TokenBudget,
   throwIfAborted,
 } from '@ctxkit/context-core';
@@ -59,6 +64,8 @@ interface LastPrompt {
   /** What it returned, and its tokens. */
   result: CompressResult;
   tokens: number;
+  /** Where each of the result's messages came from in `input` (null: inserted, as a summary). */
+  origins: (StoredPromptOrigin | null)[];
 }
 
 /** The slot of calls whose context names no conversation. */
@@ -81,12 +88,26 @@ const NO_CONVERSATION = Symbol('no conversation');
  * messages' tokens added. Cost of a step that appends: comparing the array with the last one by
  * identity, and counting the new messages.
  *
+ * With a store in the context (`context.lastPrompts`, which the pipeline fills with a provider
+ * that is one) and a `conversationId`, the last prompt also outlives the process. After every
+ * successful call whose messages all have ids, the prompt is put in the store (the whole prompt,
+ * each call). A call with nothing in memory for the conversation, and messages with ids, reads
+ * the stored prompt: when the history begins with exactly the ids it was made from, the prompt is
+ * rebuilt (kept messages become the history's own objects, derived ones record their origin in
+ * it, summaries are sent as stored) and extended as above, its report one `cache-aware` step
+ * whose counts come from the stored origins (messages folded into a summary count as dropped);
+ * otherwise the history is handled as if nothing were remembered. A failed put rejects the call
+ * with the store's error and nothing is remembered in memory, so the next call starts from what
+ * the store still holds.
+ *
  * @param options - the compacting compressor, the trigger and target shares, the least a
  *   compaction must clear and how many conversations to remember
  * @returns the compressor, named `cache-aware`
  * @throws InvalidOptionError (`invalid_option`) at creation when `trigger` or `target` is not a
  *   number in (0, 1], `target` is above `trigger`, `clearAtLeast` is not a whole number of at
  *   least 0, `maxConversations` not one of at least 1, or `compressor` has no `compress` method
+ * @throws InvalidMessageError (`invalid_stored_prompt`) from `compress` when the prompt read from
+ *   `context.lastPrompts` is malformed
  */
 export function cacheAware(options: CacheAwareOptions = {}): ContextCompressor {
   const check = optionChecker(SOURCE, 'cacheAware');
@@ -131,9 +152,11 @@ export function cacheAware(options: CacheAwareOptions = {}): ContextCompressor {
       const limit = budgetLimit(budget);
       throwIfAborted(context.signal, 'cache-aware');
       const key = context.conversationId ?? NO_CONVERSATION;
-      const before = last.get(key);
+      const remembered = last.get(key);
       // Forgotten until this call succeeds: a failed compaction leaves nothing half remembered.
       last.delete(key);
+      const before =
+        remembered ?? (await storedPrompt(messages, context.conversationId, context, limit));
       const added = before === undefined ? undefined : newMessages(before.input, messages);
       // What would be sent without compacting: the last prompt and the new messages, or, with no
       // prompt to extend, the history as it is (counted from the newest back, past the trigger at most).
@@ -142,6 +165,7 @@ export function cacheAware(options: CacheAwareOptions = {}): ContextCompressor {
           ? appendedTo(before, messages, added, context, limit)
           : unchanged(messages, context, limit, trigger * limit);
       if (sent !== undefined && sent.tokens <= trigger * limit) {
+        await store(context, messages, sent);
         remember(key, sent);
         return handedOut(sent.result);
       }
@@ -157,7 +181,13 @@ export function cacheAware(options: CacheAwareOptions = {}): ContextCompressor {
         sent.tokens <= limit &&
         cleared < (clearAtLeast ?? Math.floor(limit / 10))
           ? sent
-          : { input: [...messages], result: withLimit(result, limit), tokens };
+          : {
+              input: [...messages],
+              result: withLimit(result, limit),
+              tokens,
+              origins: originsIn(result.messages, messages),
+            };
+      await store(context, messages, kept);
       remember(key, kept);
       return handedOut(kept.result);
     },
@@ -194,10 +224,20 @@ function appendedTo(
   limit: number,
 ): LastPrompt {
   const addedTokens = countTokens(added, context.counter);
+  const from = before.input.length;
   return {
     input: [...messages],
     result: extended(before.result, messages, added, addedTokens, limit),
     tokens: before.tokens + addedTokens,
+    origins: [
+      ...before.origins,
+      ...added.map(
+        (_, index): StoredPromptOrigin => ({
+          inputIndex: from + index,
+          derivation: 'kept',
+        }),
+      ),
+    ],
   };
 }
 
@@ -226,6 +266,7 @@ function unchanged(
       trace: [{ name: 'cache-aware', output: messages }],
     },
     tokens,
+    origins: messages.map((_, inputIndex) => ({ inputIndex, derivation: 'kept' })),
   };
 }
 
@@ -273,4 +314,119 @@ function handedOut(result: CompressResult): CompressResult {
 /** `result` reporting the budget's whole limit, not the target it was compacted to. */
 function withLimit(result: CompressResult, limit: number): CompressResult {
   return { ...result, report: { ...result.report, budgetTokens: limit } };
+}
+
+/**
+ * The conversation's prompt kept in `context.lastPrompts`, rebuilt against `messages`, when
+ * there is a store, a conversation, and the stored prompt was made from messages with exactly
+ * the ids `messages` begins with; undefined otherwise (the history is then compacted afresh).
+ * Kept messages become `messages`' own objects, derived ones record their origin in it, and
+ * inserted ones (summaries) are sent as stored.
+ *
+ * @throws InvalidMessageError (`invalid_stored_prompt`) when the stored prompt is malformed
+ */
+async function storedPrompt(
+  messages: readonly Message[],
+  conversationId: string | undefined,
+  context: CompressContext,
+  limit: number,
+): Promise<LastPrompt | undefined> {
+  const store = context.lastPrompts;
+  if (store === undefined || conversationId === undefined || !messages.every(hasId)) return;
+  const stored: unknown = await store.getLastPrompt(conversationId);
+  if (stored === undefined) return undefined;
+  assertStoredPrompt(stored, SOURCE);
+  const { inputIds, origins } = stored;
+  if (inputIds.length > messages.length) return undefined;
+  if (inputIds.some((id, index) => messages[index]?.id !== id)) return undefined;
+  const input = messages.slice(0, inputIds.length);
+  const sent = stored.messages.map((message, index) => {
+    const origin = origins[index] ?? null;
+    if (origin === null) return message;
+    const source = input[origin.inputIndex] as Message;
+    if (origin.derivation === 'kept') return source;
+    const copy = { ...message };
+    recordOrigin(copy, source, origin.derivation);
+    return copy;
+  });
+  const used = new Set(origins.flatMap((origin) => (origin === null ? [] : [origin.inputIndex])));
+  const derived = (derivation: StoredPromptOrigin['derivation']): number =>
+    origins.filter((origin) => origin?.derivation === derivation).length;
+  const step = compressionStep({
+    name: 'cache-aware',
+    tokensBefore: countTokens(input, context.counter),
+    tokensAfter: stored.tokens,
+    // Parts stripped count as content cut short, as `stripOldThinking` reports them.
+    truncated: derived('truncated') + derived('stripped'),
+    masked: derived('masked'),
+    dropped: input.length - used.size,
+  });
+  const report = compressionReport(input, sent, limit, [step]);
+  return {
+    input,
+    result: {
+      messages: sent,
+      report: { ...report, estimatedTokens: stored.tokens },
+      trace: [{ name: 'cache-aware', output: sent }],
+    },
+    tokens: stored.tokens,
+    origins,
+  };
+}
+
+/**
+ * Puts `prompt` in `context.lastPrompts` when there is a store and a conversation, and every
+ * message of `messages` has an id (without them, a later history could not be matched to it).
+ * A failure propagates: the caller then remembers nothing, so the next call starts from what
+ * the store still holds.
+ */
+async function store(
+  context: CompressContext,
+  messages: readonly Message[],
+  prompt: LastPrompt,
+): Promise<void> {
+  const { lastPrompts, conversationId } = context;
+  if (lastPrompts === undefined || conversationId === undefined || !messages.every(hasId)) return;
+  const stored: StoredPrompt = {
+    inputIds: messages.map((message) => message.id as string),
+    messages: prompt.result.messages,
+    origins: prompt.origins,
+    tokens: prompt.tokens,
+  };
+  await lastPrompts.putLastPrompt(conversationId, stored);
+}
+
+/** Whether the message has an id to be matched by. */
+function hasId(message: Message): boolean {
+  return message.id !== undefined;
+}
+
+/**
+ * Where each message of a compressor's `output` came from in its `input`: the input message
+ * itself (by identity), a copy made from one (followed back through copies of copies, with the
+ * last derivation), or null for a message made otherwise, such as a summary.
+ */
+function originsIn(
+  output: readonly Message[],
+  input: readonly Message[],
+): (StoredPromptOrigin | null)[] {
+  const indexOf = new Map<Message, number>();
+  input.forEach((message, index) => {
+    indexOf.set(message, index);
+  });
+  return output.map((message): StoredPromptOrigin | null => {
+    const kept = indexOf.get(message);
+    if (kept !== undefined) return { inputIndex: kept, derivation: 'kept' };
+    const origin = originOf(message);
+    if (origin === undefined || origin.derivation === 'summarized') return null;
+    let source = origin.from[0];
+    while (source !== undefined && !indexOf.has(source)) {
+      const earlier = originOf(source);
+      if (earlier === undefined || earlier.derivation === 'summarized') return null;
+      source = earlier.from[0];
+    }
+    return source === undefined
+      ? null
+      : { inputIndex: indexOf.get(source) as number, derivation: origin.derivation };
+  });
 }
