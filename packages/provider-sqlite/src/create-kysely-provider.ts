@@ -8,9 +8,11 @@ import {
   type GetHistoryOptions,
   type HistoryStore,
   InvalidOptionError,
+  type LastPromptStore,
   type ListEventsOptions,
   type Message,
   StorageError,
+  type StoredPrompt,
   type TokenCounter,
 } from '@ctxkit/context-core';
 import { createTiktokenCounter } from '@ctxkit/token-counters';
@@ -20,6 +22,7 @@ import { archiveConversation, listArchives, readArchive } from './archive-histor
 import { dialectOf } from './dialect-of.js';
 import { listEvents, recordEvent } from './event-log.js';
 import { createHistoryTransaction, type HistoryTransaction } from './history-transaction.js';
+import { readLastPrompt, writeLastPrompt } from './last-prompts.js';
 import { migrateProvider } from './provider-migrations.js';
 import { SOURCE } from './provider-source.js';
 import type { ProviderTables } from './provider-tables.js';
@@ -38,14 +41,14 @@ export interface KyselyProviderOptions<Database = unknown> {
 }
 
 /**
- * A {@link HistoryStore} and {@link EventStore} on SQL tables. Every message is stored once and
- * never changed except to be archived; every method is safe to call concurrently, from one
- * process or several. Errors are ContextErrors from `provider-sqlite`: `invalid_message` and
- * `invalid_option` before anything is written, `corrupt_row` naming the row that cannot be read,
- * `storage_failed` (with the database error as `cause`) when the database fails, and `closed`
- * after {@link KyselyProvider.close}.
+ * A {@link HistoryStore}, {@link EventStore} and {@link LastPromptStore} on SQL tables. Every
+ * message is stored once and never changed except to be archived; every method is safe to call
+ * concurrently, from one process or several. Errors are ContextErrors from `provider-sqlite`:
+ * `invalid_message`, `invalid_stored_prompt` and `invalid_option` before anything is written,
+ * `corrupt_row` naming the row that cannot be read, `storage_failed` (with the database error as
+ * `cause`) when the database fails, and `closed` after {@link KyselyProvider.close}.
  */
-export interface KyselyProvider extends HistoryStore, EventStore {
+export interface KyselyProvider extends HistoryStore, EventStore, LastPromptStore {
   /**
    * The Kysely instance, typed with the provider's tables, so other tables can share the database
    * (`provider.db.withTables<YourTables>()`).
@@ -75,6 +78,25 @@ export interface KyselyProvider extends HistoryStore, EventStore {
    *   or the database fails; a ContextError `work` throws is passed on as it is
    */
   transaction<Result>(work: (transaction: HistoryTransaction) => Promise<Result>): Promise<Result>;
+  /**
+   * The conversation's last prompt from the `last_prompts` table, checked as it is read, or
+   * `undefined` when it has none. The pipeline hands the provider to the compressor as its
+   * `lastPrompts`, so that `cacheAware` extends its prompt across restarts.
+   *
+   * @param conversationId - the conversation
+   * @returns its last prompt, or `undefined`
+   * @throws StorageError (`corrupt_row`) naming the conversation when the stored row is malformed
+   */
+  getLastPrompt(conversationId: string): Promise<StoredPrompt | undefined>;
+  /**
+   * Replaces the conversation's last prompt, in one statement (a failed put leaves the previous
+   * one as it was). Media data is stored as the history stores it.
+   *
+   * @param conversationId - the conversation
+   * @param prompt - its last prompt
+   * @throws InvalidMessageError (`invalid_stored_prompt`) before writing, for a malformed prompt
+   */
+  putLastPrompt(conversationId: string, prompt: StoredPrompt): Promise<void>;
   /** Waits for pending work and releases what the provider opened; later calls throw `closed`. */
   close(): Promise<void>;
 }
@@ -193,6 +215,20 @@ export function createProvider<Database>(
       listOptions: ListEventsOptions = {},
     ): Promise<ContextEvent[]> {
       return run('list events', () => listEvents(db, conversationId, listOptions));
+    },
+    getLastPrompt(conversationId: string): Promise<StoredPrompt | undefined> {
+      return guardConversation(conversationId, () =>
+        run(`read the last prompt of conversation ${JSON.stringify(conversationId)}`, () =>
+          readLastPrompt(db, conversationId),
+        ),
+      );
+    },
+    putLastPrompt(conversationId: string, prompt: StoredPrompt): Promise<void> {
+      return guardConversation(conversationId, () =>
+        run(`store the last prompt of conversation ${JSON.stringify(conversationId)}`, () =>
+          writeLastPrompt(db, conversationId, prompt),
+        ),
+      );
     },
     close(): Promise<void> {
       closing ??= (async () => {

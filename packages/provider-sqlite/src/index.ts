@@ -19,6 +19,7 @@ export type {
   HistoryConversationsTable,
   HistoryTable,
   HistoryToolPartsTable,
+  LastPromptsTable,
   ProviderTables,
   SummariesTable,
   ToolOutputsTable,

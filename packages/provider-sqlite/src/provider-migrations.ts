@@ -157,6 +157,16 @@ const MIGRATIONS: Record<string, Migration> = {
       await db.schema.alterTable('history').addColumn('provider_options', 'text').execute();
     },
   },
+  '0005_last_prompts': {
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema
+        .createTable('last_prompts')
+        .addColumn('conversation_id', 'text', (column) => column.primaryKey())
+        .addColumn('prompt', 'text', (column) => column.notNull())
+        .addColumn('updated_at', 'text', (column) => column.notNull())
+        .execute();
+    },
+  },
 };
 
 /** Adds an auto-incrementing `id` primary key in the dialect's own spelling. */

@@ -20,6 +20,8 @@ export type ProviderTables = {
   tool_outputs: ToolOutputsTable;
   /** One summary per conversation, for summarizing compressors (see `createKyselySummaryStore`). */
   summaries: SummariesTable;
+  /** One last prompt per conversation, for stateful compressors (see `getLastPrompt`). */
+  last_prompts: LastPromptsTable;
 };
 
 /** Columns of `history`. */
@@ -100,6 +102,19 @@ export interface SummariesTable {
   text: string;
   /** What it covers (`SummaryCoverage`) as JSON. */
   covers: string;
+  /** When it was written, as ISO 8601. */
+  updated_at: string;
+}
+
+/** Columns of `last_prompts` (table added by migration 0005). */
+export interface LastPromptsTable {
+  /** The conversation; one last prompt each. */
+  conversation_id: string;
+  /**
+   * The `StoredPrompt` as JSON, each message's media data in the form the `history` table's
+   * `content` column uses.
+   */
+  prompt: string;
   /** When it was written, as ISO 8601. */
   updated_at: string;
 }

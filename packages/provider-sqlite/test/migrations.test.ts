@@ -23,6 +23,7 @@ describe('migrations', () => {
       '0002_tool_outputs',
       '0003_summaries',
       '0004_message_provider_options',
+      '0005_last_prompts',
     ]);
     raw.close();
   });

@@ -4,6 +4,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { createKyselyProvider, type KyselyProvider } from '../../src/index.js';
 import { expectWholeBatches, labelledBatch } from '../batch-check.js';
+import { testLastPromptStorage } from '../last-prompt-suite.js';
 import { testMessageModelStorage } from '../message-model-suite.js';
 import { testTransactions, transactionCounter } from '../transaction-suite.js';
 
@@ -69,6 +70,16 @@ describe.skipIf(url === '')(`PostgreSQL${skipReason ? ` (skipped: ${skipReason})
     close,
   });
 
+  testLastPromptStorage({
+    name: 'createKyselyProvider({ db }) on PostgreSQL',
+    open: () => open(),
+    reopen: async (provider) => {
+      await close(provider);
+      return open(schemas.get(provider));
+    },
+    close,
+  });
+
   it('never loses or interleaves batches appended through several pools at once', async () => {
     const first = await open();
     const schema = schemas.get(first) as string;
@@ -110,6 +121,7 @@ describe.skipIf(url === '')(`PostgreSQL${skipReason ? ` (skipped: ${skipReason})
       '0002_tool_outputs',
       '0003_summaries',
       '0004_message_provider_options',
+      '0005_last_prompts',
     ]);
     await close(provider);
     await close(again);
