@@ -1,0 +1,81 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cacheAware, contextGuard } from '@ctxkit/compressor-simple';
+import type { ContextProvider, Message } from '@ctxkit/context-core';
+import { createSqliteProvider, type KyselyProvider } from '@ctxkit/provider-sqlite';
+import { afterEach, describe, expect, it } from 'vitest';
+import { call, charCounter, result, user } from '../../context-core/test/helpers.js';
+import { plainAssembler } from '../../context-core/test/reference-compressor.js';
+import { createContextPipeline } from '../src/index.js';
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0)) cleanup();
+});
+
+/** A pipeline with a fresh cacheAware over `provider`, as a process that just started. */
+const pipelineOver = (provider: ContextProvider) =>
+  createContextPipeline({
+    provider,
+    compressor: cacheAware({
+      compressor: contextGuard({
+        toolResults: { maxOutputChars: 300, headChars: 100, tailChars: 100 },
+      }),
+    }),
+    assembler: plainAssembler,
+    counter: charCounter,
+    budget: { maxTokens: 3_000, reserveTokens: 0 },
+  });
+
+/** One turn of a tool-using agent: a question, a call and its long result. */
+const turn = (index: number): Message[] => [
+  user(`question ${index}`),
+  call(`t${index}`),
+  result(`t${index}`, 'a line of output\n'.repeat(25)),
+];
+
+/** The history part of a build's prompt (the plain assembler puts the system prompt first). */
+const historyOf = (messages: readonly Message[]): Message[] => messages.slice(1);
+
+describe('createContextPipeline over a provider that keeps last prompts', () => {
+  it('extends the prompt a pipeline built before the process restarted', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'ctxkit-last-prompt-'));
+    cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
+    const filename = join(folder, 'history.db');
+    const counter = charCounter;
+
+    // The first process: turns until the prompt is a compaction of the history.
+    const first: KyselyProvider = createSqliteProvider({ filename, counter });
+    const before = pipelineOver(first);
+    let built: Message[] = [];
+    let loaded: Message[] = [];
+    let compacted = false;
+    for (let index = 0; !compacted; index += 1) {
+      expect(index).toBeLessThan(30);
+      await first.append('c1', turn(index));
+      loaded = await first.getHistory('c1');
+      ({ messages: built } = await before.build('c1', { system: 'Be terse.' }));
+      compacted = built.length < loaded.length + 1;
+    }
+    const turns = loaded.length / 3;
+    await first.close();
+
+    // The second process, on the same file: the next turn is appended to that prompt.
+    const second = createSqliteProvider({ filename, counter });
+    cleanups.push(() => void second.close());
+    await second.append('c1', turn(turns));
+    const after = await pipelineOver(second).build('c1', { system: 'Be terse.' });
+    const added = (await second.getHistory('c1')).slice(-3);
+    expect(JSON.stringify(historyOf(after.messages))).toBe(
+      JSON.stringify([...historyOf(built), ...added]),
+    );
+
+    // A provider that keeps no prompt: the same history is compacted afresh, to another prompt.
+    const forgetful: ContextProvider = {
+      getHistory: (id, options) => second.getHistory(id, options),
+    };
+    const afresh = await pipelineOver(forgetful).build('c1', { system: 'Be terse.' });
+    expect(JSON.stringify(afresh.messages)).not.toBe(JSON.stringify(after.messages));
+  });
+});
