@@ -96,9 +96,9 @@ const NO_CONVERSATION = Symbol('no conversation');
  * rebuilt (kept messages become the history's own objects, derived ones record their origin in
  * it, summaries are sent as stored) and extended as above, its report one `cache-aware` step
  * whose counts come from the stored origins (messages folded into a summary count as dropped);
- * otherwise the history is handled as if nothing were remembered. A failed put rejects the call
- * with the store's error and nothing is remembered in memory, so the next call starts from what
- * the store still holds.
+ * otherwise the history is handled as if nothing were remembered. A failed read or put rejects
+ * the call with the store's error, and nothing is remembered in memory, so the next call starts
+ * from what the store still holds.
  *
  * @param options - the compacting compressor, the trigger and target shares, the least a
  *   compaction must clear and how many conversations to remember
@@ -155,8 +155,7 @@ export function cacheAware(options: CacheAwareOptions = {}): ContextCompressor {
       const remembered = last.get(key);
       // Forgotten until this call succeeds: a failed compaction leaves nothing half remembered.
       last.delete(key);
-      const before =
-        remembered ?? (await storedPrompt(messages, context.conversationId, context, limit));
+      const before = remembered ?? (await storedPrompt(messages, context, limit));
       const added = before === undefined ? undefined : newMessages(before.input, messages);
       // What would be sent without compacting: the last prompt and the new messages, or, with no
       // prompt to extend, the history as it is (counted from the newest back, past the trigger at most).
@@ -327,11 +326,10 @@ function withLimit(result: CompressResult, limit: number): CompressResult {
  */
 async function storedPrompt(
   messages: readonly Message[],
-  conversationId: string | undefined,
   context: CompressContext,
   limit: number,
 ): Promise<LastPrompt | undefined> {
-  const store = context.lastPrompts;
+  const { lastPrompts: store, conversationId } = context;
   if (store === undefined || conversationId === undefined || !messages.every(hasId)) return;
   const stored: unknown = await store.getLastPrompt(conversationId);
   if (stored === undefined) return undefined;
