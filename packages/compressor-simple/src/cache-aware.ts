@@ -64,8 +64,6 @@ interface LastPrompt {
   /** What it returned, and its tokens. */
   result: CompressResult;
   tokens: number;
-  /** Where each of the result's messages came from in `input` (null: inserted, as a summary). */
-  origins: (StoredPromptOrigin | null)[];
 }
 
 /** The slot of calls whose context names no conversation. */
@@ -184,7 +182,6 @@ export function cacheAware(options: CacheAwareOptions = {}): ContextCompressor {
               input: [...messages],
               result: withLimit(result, limit),
               tokens,
-              origins: originsIn(result.messages, messages),
             };
       await store(context, messages, kept);
       remember(key, kept);
@@ -223,20 +220,10 @@ function appendedTo(
   limit: number,
 ): LastPrompt {
   const addedTokens = countTokens(added, context.counter);
-  const from = before.input.length;
   return {
     input: [...messages],
     result: extended(before.result, messages, added, addedTokens, limit),
     tokens: before.tokens + addedTokens,
-    origins: [
-      ...before.origins,
-      ...added.map(
-        (_, index): StoredPromptOrigin => ({
-          inputIndex: from + index,
-          derivation: 'kept',
-        }),
-      ),
-    ],
   };
 }
 
@@ -265,7 +252,6 @@ function unchanged(
       trace: [{ name: 'cache-aware', output: messages }],
     },
     tokens,
-    origins: messages.map((_, inputIndex) => ({ inputIndex, derivation: 'kept' })),
   };
 }
 
@@ -368,7 +354,6 @@ async function storedPrompt(
       trace: [{ name: 'cache-aware', output: sent }],
     },
     tokens: stored.tokens,
-    origins,
   };
 }
 
@@ -388,7 +373,7 @@ async function store(
   const stored: StoredPrompt = {
     inputIds: messages.map((message) => message.id as string),
     messages: prompt.result.messages,
-    origins: prompt.origins,
+    origins: originsIn(prompt.result.messages, messages),
     tokens: prompt.tokens,
   };
   await lastPrompts.putLastPrompt(conversationId, stored);
@@ -400,31 +385,38 @@ function hasId(message: Message): boolean {
 }
 
 /**
- * Where each message of a compressor's `output` came from in its `input`: the input message
- * itself (by identity), a copy made from one (followed back through copies of copies, with the
- * last derivation), or null for a message made otherwise, such as a summary.
+ * Where each message of a prompt came from in `input`, every message of which has an id: an
+ * input message itself (the same object, or one with its id: a prompt extended after the history
+ * was read again from a store holds the earlier objects), a copy made from one (followed back
+ * through copies of copies, with the last derivation), or null for a message made otherwise,
+ * such as a summary. Derived when the prompt is stored, so nothing is tracked without a store.
  */
 function originsIn(
   output: readonly Message[],
   input: readonly Message[],
 ): (StoredPromptOrigin | null)[] {
-  const indexOf = new Map<Message, number>();
+  const indexByObject = new Map<Message, number>();
+  const indexById = new Map<string, number>();
   input.forEach((message, index) => {
-    indexOf.set(message, index);
+    indexByObject.set(message, index);
+    indexById.set(message.id as string, index);
   });
+  const indexOf = (message: Message): number | undefined =>
+    indexByObject.get(message) ??
+    (message.id === undefined ? undefined : indexById.get(message.id));
   return output.map((message): StoredPromptOrigin | null => {
-    const kept = indexOf.get(message);
+    const kept = indexByObject.get(message) ?? (originOf(message) ? undefined : indexOf(message));
     if (kept !== undefined) return { inputIndex: kept, derivation: 'kept' };
     const origin = originOf(message);
     if (origin === undefined || origin.derivation === 'summarized') return null;
     let source = origin.from[0];
-    while (source !== undefined && !indexOf.has(source)) {
+    while (source !== undefined && indexOf(source) === undefined) {
       const earlier = originOf(source);
       if (earlier === undefined || earlier.derivation === 'summarized') return null;
       source = earlier.from[0];
     }
     return source === undefined
       ? null
-      : { inputIndex: indexOf.get(source) as number, derivation: origin.derivation };
+      : { inputIndex: indexOf(source) as number, derivation: origin.derivation };
   });
 }
