@@ -29,7 +29,7 @@ import { SOURCE } from './package-source.js';
 import { cacheControlOf } from './provider-options.js';
 import { isRedactedThinking } from './redacted-thinking.js';
 import { toolInputObject } from './tool-input.js';
-import { unsendableError, unsendablePart } from './unsendable-error.js';
+import { lateSystemMessage, unsendableError, unsendablePart } from './unsendable-error.js';
 import { validateAnthropic } from './validate-anthropic.js';
 
 /**
@@ -160,14 +160,8 @@ function systemOf(messages: readonly Message[]): AnthropicRequest['system'] {
 }
 
 function convert(message: Message, index: number): AnthropicMessage | undefined {
-  if (message.role === 'system') {
-    throw new InvalidMessageError({
-      code: 'invalid_message',
-      source: SOURCE,
-      message: `toAnthropic: message ${index} is a system message after the conversation started; Anthropic carries system text only before it (the assembler moves system messages to the top).`,
-      details: { index },
-    });
-  }
+  if (message.role === 'system')
+    throw lateSystemMessage('toAnthropic', index, 'Anthropic carries system text only before it');
   const role = message.role === 'assistant' ? 'assistant' : 'user';
   if (typeof message.content === 'string') {
     return cacheControlOf(message.providerOptions) === undefined

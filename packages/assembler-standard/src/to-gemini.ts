@@ -1,5 +1,4 @@
 import {
-  InvalidMessageError,
   isReasoningPart,
   type JsonValue,
   type Message,
@@ -14,7 +13,7 @@ import { functionResponseOf } from './gemini-function-response.js';
 import { toGeminiMedia } from './gemini-media.js';
 import { SOURCE } from './package-source.js';
 import { toolInputObject } from './tool-input.js';
-import { unsendablePart } from './unsendable-error.js';
+import { lateSystemMessage, unsendablePart } from './unsendable-error.js';
 import { isRecord } from './wire-shape.js';
 
 /**
@@ -78,14 +77,12 @@ const SYSTEM_TEXT_ONLY =
   "Gemini's systemInstruction holds text only, and an opaque part holds data ctxkit does not know.";
 
 function writeMessage(message: Message, index: number, contents: GeminiContent[]): void {
-  if (message.role === 'system') {
-    throw new InvalidMessageError({
-      code: 'invalid_message',
-      source: SOURCE,
-      message: `toGemini: message ${index} is a system message after the conversation started; Gemini carries system text only in systemInstruction (the assembler moves system messages to the top).`,
-      details: { index },
-    });
-  }
+  if (message.role === 'system')
+    throw lateSystemMessage(
+      'toGemini',
+      index,
+      'Gemini carries system text only in systemInstruction',
+    );
   const role = message.role === 'assistant' ? 'model' : 'user';
   if (typeof message.content === 'string') {
     contents.push({ role, parts: [{ text: message.content }] });

@@ -58,3 +58,20 @@ export function unsendablePart(
     details: { index, part },
   });
 }
+
+/**
+ * The {@link ContextError} (`invalid_message`, `details: { index }`) for a system message after
+ * the conversation started, which `functionName`'s wire format carries only in `where`.
+ */
+export function lateSystemMessage(
+  functionName: string,
+  index: number,
+  where: string,
+): InvalidMessageError {
+  return new InvalidMessageError({
+    code: 'invalid_message',
+    source: SOURCE,
+    message: `${functionName}: message ${index} is a system message after the conversation started; ${where} (the assembler moves system messages to the top).`,
+    details: { index },
+  });
+}
