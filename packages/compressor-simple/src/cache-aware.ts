@@ -73,9 +73,13 @@ const NO_CONVERSATION = Symbol('no conversation');
  * The cache-aware preset, named `cache-aware`: keeps the prompt append-only between compactions,
  * so that a provider's prompt cache (OpenAI's automatic prefix cache, Anthropic's breakpoints,
  * Gemini's implicit cache) keeps hitting. When the history given extends the last one given for
- * the same conversation (the same messages, by object or by `id`, then new ones), what would be sent is the last
- * result followed by the new messages, unchanged; otherwise (nothing remembered, or a history
- * edited rather than extended) it is the history as it is. That is sent as long as it stays
+ * the same conversation, what would be sent is the last result followed by the new messages,
+ * unchanged. It extends it when it begins with the same message objects, then new ones; or, for
+ * messages with ids (a history read again from a store), when it holds, in the same order, the
+ * newest message given last time and every message the last result was made from, then new ones:
+ * it may start later or earlier than last time, as a history read up to the window's size does
+ * (the result is then rebuilt on the new objects, so its report names them). Otherwise (nothing
+ * remembered, or a history edited rather than extended) it is the history as it is. That is sent as long as it stays
  * within `trigger` of the limit. Past it, `compressor` compacts the whole history to `target` of
  * the limit, and later turns append to that; a compaction that would clear fewer than
  * `clearAtLeast` tokens is skipped while the uncompacted prompt still fits the limit. So most
@@ -84,15 +88,16 @@ const NO_CONVERSATION = Symbol('no conversation');
  * `compressor` does. A history that fits can come back compacted (once compacted, a conversation
  * stays so): the report's steps are those of the compaction the prompt comes from, with the new
  * messages' tokens added. Cost of a step that appends: comparing the array with the last one by
- * identity, and counting the new messages.
+ * identity, and counting the new messages; for a history read again, rebuilding the last result
+ * on its objects too (in proportion to the messages given).
  *
  * With a store in the context (`context.lastPrompts`, which the pipeline fills with a provider
  * that is one) and a `conversationId`, the last prompt also outlives the process. After every
  * successful call whose messages all have ids, the prompt is put in the store (the whole prompt,
  * each call). A call with nothing in memory for the conversation, and messages with ids, reads
- * the stored prompt: when the history begins with exactly the ids it was made from, the prompt is
+ * the stored prompt: when the history extends it by ids as above, the prompt is
  * rebuilt (kept messages become the history's own objects, derived ones record their origin in
- * it, summaries are sent as stored) and extended as above, its report one `cache-aware` step
+ * it, summaries are sent as stored) and extended, its report one `cache-aware` step
  * whose counts come from the stored origins (messages folded into a summary count as dropped);
  * otherwise the history is handled as if nothing were remembered. A failed read or put rejects
  * the call with the store's error, and nothing is remembered in memory, so the next call starts
@@ -153,8 +158,13 @@ export function cacheAware(options: CacheAwareOptions = {}): ContextCompressor {
       const remembered = last.get(key);
       // Forgotten until this call succeeds: a failed compaction leaves nothing half remembered.
       last.delete(key);
-      const before = remembered ?? (await storedPrompt(messages, context, limit));
-      const added = before === undefined ? undefined : newMessages(before.input, messages);
+      const before =
+        remembered === undefined
+          ? await storedPrompt(messages, context, limit)
+          : startsWith(messages, remembered.input)
+            ? remembered
+            : rebuilt(asStored(remembered), messages, context, limit);
+      const added = before === undefined ? undefined : messages.slice(before.input.length);
       // What would be sent without compacting: the last prompt and the new messages, or, with no
       // prompt to extend, the history as it is (counted from the newest back, past the trigger at most).
       const sent: LastPrompt | undefined =
@@ -192,23 +202,13 @@ export function cacheAware(options: CacheAwareOptions = {}): ContextCompressor {
 
 // --- internal helpers ---
 
-/**
- * The messages after `before` when `messages` begins with `before`'s messages, else undefined. A
- * message is the same as before when it is the same object, or has the same `id` (a history read
- * again from a store holds new objects of the same stored messages).
- */
-function newMessages(
-  before: readonly Message[],
-  messages: readonly Message[],
-): Message[] | undefined {
-  if (messages.length < before.length) return undefined;
+/** Whether `messages` begins with the very objects of `before`. */
+function startsWith(messages: readonly Message[], before: readonly Message[]): boolean {
+  if (messages.length < before.length) return false;
   for (let index = 0; index < before.length; index += 1) {
-    const message = messages[index] as Message;
-    const known = before[index] as Message;
-    if (message !== known && (message.id === undefined || message.id !== known.id))
-      return undefined;
+    if (messages[index] !== before[index]) return false;
   }
-  return messages.slice(before.length);
+  return true;
 }
 
 /** The last prompt with `added` appended: the input `messages`, and its tokens. */
@@ -302,11 +302,9 @@ function withLimit(result: CompressResult, limit: number): CompressResult {
 }
 
 /**
- * The conversation's prompt kept in `context.lastPrompts`, rebuilt against `messages`, when
- * there is a store, a conversation, and the stored prompt was made from messages with exactly
- * the ids `messages` begins with; undefined otherwise (the history is then compacted afresh).
- * Kept messages become `messages`' own objects, derived ones record their origin in it, and
- * inserted ones (summaries) are sent as stored.
+ * The conversation's prompt kept in `context.lastPrompts`, rebuilt against `messages` (see
+ * {@link rebuilt}), when there is a store, a conversation and a stored prompt; undefined
+ * otherwise (the history is then compacted afresh).
  *
  * @throws InvalidMessageError (`invalid_stored_prompt`) when the stored prompt is malformed
  */
@@ -320,14 +318,58 @@ async function storedPrompt(
   const stored: unknown = await store.getLastPrompt(conversationId);
   if (stored === undefined) return undefined;
   assertStoredPrompt(stored, SOURCE);
+  return rebuilt(stored, messages, context, limit);
+}
+
+/** A remembered prompt in the form a store keeps it; undefined when its input lacks ids. */
+function asStored(prompt: LastPrompt): StoredPrompt | undefined {
+  if (!prompt.input.every(hasId)) return undefined;
+  return {
+    inputIds: prompt.input.map((message) => message.id as string),
+    messages: prompt.result.messages,
+    origins: originsIn(prompt.result.messages, prompt.input),
+    tokens: prompt.tokens,
+  };
+}
+
+/**
+ * A prompt made from earlier messages, rebuilt against `messages` (a history read again, as new
+ * objects with the same ids, and perhaps from a later or an earlier start): kept messages become
+ * `messages`' own objects, derived ones record their origin in it, and inserted ones (summaries)
+ * are sent as stored. The rebuilt prompt's input is `messages` up to the newest of the earlier
+ * input; what follows is new. Undefined, so that the history is compacted afresh, unless
+ * `messages` all have ids, hold the earlier input's messages they share in the same order, hold
+ * its newest message and every message the prompt was made from. A message of `messages` the
+ * earlier input lacked (read this time only) is not sent, as one it held but did not send.
+ */
+function rebuilt(
+  stored: StoredPrompt | undefined,
+  messages: readonly Message[],
+  context: CompressContext,
+  limit: number,
+): LastPrompt | undefined {
+  if (stored === undefined || !messages.every(hasId)) return undefined;
   const { inputIds, origins } = stored;
-  if (inputIds.length > messages.length) return undefined;
-  if (inputIds.some((id, index) => messages[index]?.id !== id)) return undefined;
-  const input = messages.slice(0, inputIds.length);
+  const positionById = new Map<string, number>();
+  messages.forEach((message, index) => {
+    positionById.set(message.id as string, index);
+  });
+  // Where each earlier input message is in `messages` (-1: not read this time), in order.
+  const positions = new Array<number>(inputIds.length);
+  let newest = -1;
+  for (let index = 0; index < inputIds.length; index += 1) {
+    const position = positionById.get(inputIds[index] as string) ?? -1;
+    if (position !== -1 && position <= newest) return undefined;
+    if (position !== -1) newest = position;
+    positions[index] = position;
+  }
+  if (inputIds.length > 0 && positions[inputIds.length - 1] === -1) return undefined;
+  if (origins.some((origin) => origin !== null && positions[origin.inputIndex] === -1)) return;
+  const input = messages.slice(0, newest + 1);
   const sent = stored.messages.map((message, index) => {
     const origin = origins[index] ?? null;
     if (origin === null) return message;
-    const source = input[origin.inputIndex] as Message;
+    const source = input[positions[origin.inputIndex] as number] as Message;
     if (origin.derivation === 'kept') return source;
     const copy = { ...message };
     recordOrigin(copy, source, origin.derivation);

@@ -130,6 +130,35 @@ describe('cacheAware', () => {
     expect(countTokens(plain.messages, charCounter)).toBeLessThanOrEqual(500);
   });
 
+  it('extends a history read again from a later start when what it lacks was never sent', async () => {
+    const compressor = cacheAware({ trigger: 0.8, target: 0.5, clearAtLeast: 0 });
+    const budget = { maxTokens: 1_000 };
+    const stored = (messages: readonly Message[]) =>
+      messages.map((message, index) => ({ ...message, id: `m${index}` }));
+    const arrays = steps(12);
+    // Compacted: the oldest turns are not sent.
+    const first = await compressor.compress(stored(arrays[10] as Message[]), budget, context());
+    const sentIds = new Set(first.messages.map((message) => message.id));
+    // The next step, read from a later start: the system prompt, then from the oldest sent turn.
+    const all = stored(arrays[11] as Message[]);
+    const oldestSent = all.findIndex((message, index) => index > 0 && sentIds.has(message.id));
+    expect(oldestSent).toBeGreaterThan(1);
+    const window = [all[0] as Message, ...all.slice(oldestSent)];
+    const second = await compressor.compress(window, budget, context());
+    expect(second.messages).toEqual([...first.messages, ...all.slice(-2)]);
+    // The messages sent are the new read's own objects.
+    for (const message of second.messages) expect(window).toContain(message);
+
+    // A read that lacks a message the last prompt sent is a new history: compacted afresh.
+    const third = await compressor.compress(
+      [all[0] as Message, ...all.slice(oldestSent + 2)],
+      budget,
+      context(),
+    );
+    expect(third.messages.map((message) => message.id)).not.toContain(all[oldestSent]?.id);
+    expect(startsWith(third.messages, second.messages)).toBe(false);
+  });
+
   it('remembers each conversation apart, and forgets the least recently used past the bound', async () => {
     const calls: number[] = [];
     const counting: ContextCompressor = {

@@ -78,4 +78,28 @@ describe('createContextPipeline over a provider that keeps last prompts', () => 
     const afresh = await pipelineOver(forgetful).build('c1', { system: 'Be terse.' });
     expect(JSON.stringify(afresh.messages)).not.toBe(JSON.stringify(after.messages));
   });
+
+  it('reports an extended prompt read again from the store as kept, not dropped and inserted', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'ctxkit-last-prompt-'));
+    cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
+    const provider = createSqliteProvider({
+      filename: join(folder, 'history.db'),
+      counter: charCounter,
+    });
+    cleanups.push(() => void provider.close());
+    const pipeline = pipelineOver(provider);
+    for (let index = 0; index < 12; index += 1) {
+      await provider.append('c1', turn(index));
+      const { messages, report } = await pipeline.build('c1', { system: 'Be terse.' });
+      // Each build reads the history as new objects: the messages it sends again are still the
+      // history's own, each listed once as kept (or truncated) under its own index.
+      const sent = historyOf(messages);
+      const listed = report.changes.filter((change) => change.outputIndex !== null);
+      expect(
+        listed.map((change) => change.action).filter((action) => action === 'inserted'),
+      ).toEqual([]);
+      expect(listed.length).toBe(sent.length);
+      for (const change of listed) expect(change.id).toBe(sent[change.outputIndex as number]?.id);
+    }
+  });
 });
