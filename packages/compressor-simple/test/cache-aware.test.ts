@@ -135,17 +135,19 @@ describe('cacheAware', () => {
     const budget = { maxTokens: 1_000 };
     const stored = (messages: readonly Message[]) =>
       messages.map((message, index) => ({ ...message, id: `m${index}` }));
-    const arrays = steps(12);
-    // Compacted: the oldest turns are not sent.
+    const arrays = steps(13);
+    // Compacted to at most 500 tokens: the oldest turns are not sent.
     const first = await compressor.compress(stored(arrays[10] as Message[]), budget, context());
     const sentIds = new Set(first.messages.map((message) => message.id));
-    // The next step, read from a later start: the system prompt, then from the oldest sent turn.
-    const all = stored(arrays[11] as Message[]);
+    // Two turns later (200 tokens more, under the trigger), read from a later start: the system
+    // prompt, then from the turn before the oldest sent one (read, but not sent last time).
+    const all = stored(arrays[12] as Message[]);
     const oldestSent = all.findIndex((message, index) => index > 0 && sentIds.has(message.id));
-    expect(oldestSent).toBeGreaterThan(1);
-    const window = [all[0] as Message, ...all.slice(oldestSent)];
+    expect(oldestSent).toBeGreaterThan(3);
+    const window = [all[0] as Message, ...all.slice(oldestSent - 2)];
     const second = await compressor.compress(window, budget, context());
-    expect(second.messages).toEqual([...first.messages, ...all.slice(-2)]);
+    expect(second.messages).toEqual([...first.messages, ...all.slice(-4)]);
+    expect(countTokens(second.messages, charCounter)).toBeGreaterThan(500);
     // The messages sent are the new read's own objects.
     for (const message of second.messages) expect(window).toContain(message);
 
