@@ -9,6 +9,30 @@ export interface GetHistoryOptions {
    * @default `undefined`: the whole history
    */
   limit?: number;
+  /**
+   * Load only what a model window of about this many tokens can use, so that a read costs time
+   * in proportion to the window rather than to the stored history. The result is:
+   *
+   * - the window: the newest messages whose stored counts (`tokens`, as counted at append) add
+   *   up to at least `maxTokens` (all of them when the history holds fewer), reaching further
+   *   back only as far as the oldest of them needs for its unit (a tool result with its call, an
+   *   approval response with its request: the same cut as `limit`);
+   * - plus, from before the window, every protected message (`isProtected`: role `system` or
+   *   `meta.pinned === true`), every summary (`isSummary`: `meta.kind === 'summary'`) and the
+   *   first user message, each with the earlier messages it needs in the same way (a pinned tool
+   *   result with its call; a pinned tool call comes without results that are not themselves
+   *   returned).
+   *
+   * All of it oldest first, in stored order. So the stored counts of what is returned add up to
+   * fewer than `maxTokens` only when the whole history was returned: a caller can tell from the
+   * sum whether more exists (unless `limit` stopped the window first). With `limit` too, the
+   * window stops at whichever bound it reaches first, and the messages from before it are
+   * still added. Must be a whole number from 1 to `Number.MAX_SAFE_INTEGER`; anything else is
+   * an `invalid_option` error.
+   *
+   * @default `undefined`: no token bound
+   */
+  maxTokens?: number;
 }
 
 /** Loads a conversation's history. */

@@ -44,6 +44,32 @@ export function groupUnits(messages: readonly Message[]): MessageUnit[] {
   return units.reverse();
 }
 
+/**
+ * For each message, the index where its unit starts among the messages up to it: where
+ * `keepNewest` would cut if that message were the newest. Reaching back only, so a tool result
+ * starts at its call, while a tool call whose results come later starts at itself. Linear in
+ * the number of messages and parts.
+ *
+ * @param messages - the messages, oldest first
+ * @returns one start index per message
+ */
+export function unitStartsSoFar(messages: readonly Message[]): number[] {
+  const reachBack = earliestPartners(messages);
+  const starts: number[] = [];
+  for (let index = 0; index < messages.length; index += 1) {
+    let start = reachBack[index] as number;
+    // Each earlier message's own unit is closed already: take it whole and jump past it.
+    let cursor = index - 1;
+    while (cursor >= start) {
+      const earlier = starts[cursor] as number;
+      start = Math.min(start, earlier);
+      cursor = earlier - 1;
+    }
+    starts.push(start);
+  }
+  return starts;
+}
+
 // --- internal helpers ---
 
 /** For each index, the index of the earliest message it must stay with (itself if none). */

@@ -1,8 +1,10 @@
-import type { ArchiveInfo, HistoryStore } from './context-provider.js';
+import { assertValidMaxTokens } from './assert-valid-max-tokens.js';
+import { boundedHistory } from './bounded-history.js';
+import type { ArchiveInfo, GetHistoryOptions, HistoryStore } from './context-provider.js';
 import { assertConversationId } from './conversation-id.js';
 import { copyData } from './copy-data.js';
 import { withTokenCount } from './count-tokens.js';
-import { keepNewest } from './keep-newest.js';
+import { assertValidLimit, keepNewest } from './keep-newest.js';
 import type { Message } from './message.js';
 import { optionChecker } from './option-checker.js';
 import { rememberTokenCount } from './token-count-cache.js';
@@ -75,11 +77,14 @@ export function createInMemoryHistoryStore(options: InMemoryHistoryStoreOptions)
     },
     async getHistory(
       conversationId: string,
-      historyOptions: { limit?: number } = {},
+      historyOptions: GetHistoryOptions = {},
     ): Promise<Message[]> {
-      return copiesWithCounts(
-        keepNewest(conversation(conversationId).active, historyOptions.limit),
-      );
+      const { limit, maxTokens } = historyOptions;
+      const active = conversation(conversationId).active;
+      if (limit !== undefined) assertValidLimit(limit);
+      if (maxTokens === undefined) return copiesWithCounts(keepNewest(active, limit));
+      assertValidMaxTokens(maxTokens);
+      return copiesWithCounts(boundedHistory(active, maxTokens, limit));
     },
     async archive(conversationId: string): Promise<{ archiveId: string; count: number }> {
       const target = conversation(conversationId);

@@ -2,6 +2,7 @@ export { throwIfAborted } from './abort.js';
 export { assertStoredPrompt } from './assert-stored-prompt.js';
 export { assertStoredSummary } from './assert-stored-summary.js';
 export { assertToolOutput } from './assert-tool-output.js';
+export { assertValidMaxTokens } from './assert-valid-max-tokens.js';
 export type { BilledCost, CacheTtl, PredictedCost } from './billed-cost.js';
 export { composeCompressors, composedGuarantees } from './compose-compressors.js';
 export { compressionReport, compressionStep, type StageFacts } from './compression-report.js';

@@ -1,4 +1,10 @@
-import { type Message, type TokenCounter, validateMessages } from '@ctxkit/context-core';
+import {
+  isProtected,
+  isSummary,
+  type Message,
+  type TokenCounter,
+  validateMessages,
+} from '@ctxkit/context-core';
 import type { Insertable, Kysely } from 'kysely';
 import { inTransaction } from './in-transaction.js';
 import { lockConversation } from './lock-conversation.js';
@@ -57,6 +63,7 @@ export async function appendMessages(
         tokens: message.tokens,
         token_counter: counter.name,
         unit_start: unitStarts[start + offset] as number,
+        always_kept: isProtected(message.message) || isSummary(message.message) ? 1 : 0,
         created_at: createdAt,
       }));
       const inserted = await trx

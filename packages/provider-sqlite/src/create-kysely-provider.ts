@@ -2,6 +2,7 @@ import {
   type ArchiveInfo,
   assertConversationId,
   assertValidLimit,
+  assertValidMaxTokens,
   ContextError,
   type ContextEvent,
   type EventStore,
@@ -173,9 +174,11 @@ export function createProvider<Database>(
     },
     getHistory(conversationId: string, historyOptions: GetHistoryOptions = {}): Promise<Message[]> {
       return guardConversation(conversationId, () => {
-        if (historyOptions.limit !== undefined) assertValidLimit(historyOptions.limit, SOURCE);
+        const { limit, maxTokens } = historyOptions;
+        if (limit !== undefined) assertValidLimit(limit, SOURCE);
+        if (maxTokens !== undefined) assertValidMaxTokens(maxTokens, SOURCE);
         return run(`read conversation ${JSON.stringify(conversationId)}`, () =>
-          readHistory(db, conversationId, historyOptions.limit),
+          readHistory(db, conversationId, { limit, maxTokens }),
         );
       });
     },

@@ -1,4 +1,4 @@
-import { StorageError } from '@ctxkit/context-core';
+import { isProtected, isSummary, type Message, StorageError } from '@ctxkit/context-core';
 import {
   type CreateTableBuilder,
   type Kysely,
@@ -9,6 +9,7 @@ import {
 } from 'kysely';
 import { dialectOf } from './dialect-of.js';
 import { SOURCE } from './provider-source.js';
+import type { ProviderTables } from './provider-tables.js';
 
 /** Name of the table that records which of the provider's migrations ran. */
 export const MIGRATION_TABLE = 'ctxkit_migration';
@@ -167,7 +168,70 @@ const MIGRATIONS: Record<string, Migration> = {
         .execute();
     },
   },
+  '0006_bounded_reads': {
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema
+        .alterTable('history')
+        .addColumn('always_kept', 'integer', (column) => column.notNull().defaultTo(0))
+        .execute();
+      await markAlwaysKept(db as unknown as Kysely<ProviderTables>);
+      // What a read bounded by maxTokens looks up before its window, by index: the kept rows and
+      // the first active user message.
+      await db.schema
+        .createIndex('history_always_kept')
+        .on('history')
+        .columns(['conversation_id', 'archive_id', 'always_kept', 'position'])
+        .execute();
+      await db.schema
+        .createIndex('history_active_role')
+        .on('history')
+        .columns(['conversation_id', 'archive_id', 'role', 'position'])
+        .execute();
+    },
+  },
 };
+
+/**
+ * Sets `always_kept` on the rows stored before migration 0006 that are protected or summaries.
+ * System rows by their role; the others by their meta, read in pages of the rows whose meta
+ * mentions `pinned` or `summary` at all, and judged by core's own `isProtected` and `isSummary`.
+ * A row whose meta is not JSON is left at 0: reading it fails as corrupt anyway.
+ */
+async function markAlwaysKept(db: Kysely<ProviderTables>): Promise<void> {
+  await db.updateTable('history').set({ always_kept: 1 }).where('role', '=', 'system').execute();
+  let after: number | string | undefined;
+  for (;;) {
+    let candidates = db
+      .selectFrom('history')
+      .select(['id', 'role', 'meta'])
+      .where((row) =>
+        row.or([row('meta', 'like', '%"pinned"%'), row('meta', 'like', '%"summary"%')]),
+      );
+    if (after !== undefined) candidates = candidates.where('id', '>', after);
+    const page = await candidates.orderBy('id').limit(BACKFILL_PAGE).execute();
+    const kept = page.filter((row) => keptByMeta(row.role, row.meta)).map((row) => row.id);
+    if (kept.length > 0) {
+      await db.updateTable('history').set({ always_kept: 1 }).where('id', 'in', kept).execute();
+    }
+    if (page.length < BACKFILL_PAGE) return;
+    after = page[page.length - 1]?.id;
+  }
+}
+
+/** Rows per page of the `always_kept` backfill. */
+const BACKFILL_PAGE = 500;
+
+function keptByMeta(role: string, meta: string | null): boolean {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(meta ?? 'null');
+  } catch {
+    return false;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return false;
+  const message = { role, content: '', meta: parsed as Record<string, unknown> } as Message;
+  return isProtected(message) || isSummary(message);
+}
 
 /** Adds an auto-incrementing `id` primary key in the dialect's own spelling. */
 function autoIncrementId(

@@ -49,6 +49,13 @@ export interface HistoryTable {
   token_counter: string;
   /** Position of the earliest message this one must be returned with (the calls it answers). */
   unit_start: number;
+  /**
+   * 1 when the message is protected (role `system`, or `meta.pinned === true`) or a summary
+   * (`meta.kind === 'summary'`), else 0: a read bounded by `maxTokens` returns it even from before
+   * its window, finding it through the `history_always_kept` index. Set at append (column added by
+   * migration 0006, which set it for the rows stored before).
+   */
+  always_kept: number;
   /** The archive holding the row, or null while it is active. */
   archive_id: string | null;
   /** When the row was archived, as ISO 8601, or null. */

@@ -1,24 +1,26 @@
-import type { Message } from '@ctxkit/context-core';
+import type { GetHistoryOptions, Message } from '@ctxkit/context-core';
 import type { Kysely } from 'kysely';
 import type { ProviderTables } from './provider-tables.js';
+import { readBoundedHistory } from './read-bounded-history.js';
 import { fromHistoryRows, type HistoryRowColumns } from './stored-message.js';
 
 /**
  * The active messages of a conversation, oldest first; with `limit`, the newest `limit` of them,
  * reaching further back only as far as needed so that no tool result comes without its call and
- * no approval response without its request (the same cut as core's `keepNewest`).
+ * no approval response without its request (the same cut as core's `keepNewest`); with
+ * `maxTokens`, the token-bounded read of {@link readBoundedHistory}.
  *
  * One query in the common case: the newest `limit` rows. Each row stores the position of the
  * earliest message it must be returned with, so when the window starts inside a unit
- * the missing rows are fetched by position, as far back as that unit starts. Those rows are read
- * by position alone, so an archive made in between cannot tear the unit. Stored counts are
+ * the missing rows are fetched by position, as far back as that unit starts. Stored counts are
  * returned as they are: nothing is tokenized.
  */
 export async function readHistory(
   db: Kysely<ProviderTables>,
   conversationId: string,
-  limit: number | undefined,
+  { limit, maxTokens }: GetHistoryOptions,
 ): Promise<Message[]> {
+  if (maxTokens !== undefined) return readBoundedHistory(db, conversationId, maxTokens, limit);
   if (limit === 0) return [];
   const active = db
     .selectFrom('history')
@@ -31,21 +33,9 @@ export async function readHistory(
   }
   const window = await active.orderBy('position', 'desc').limit(limit).execute();
   if (window.length === limit) {
-    let start = Number(window[window.length - 1]?.position);
-    let reach = lowestUnitStart(window, start);
-    while (reach < start) {
-      const missing = await db
-        .selectFrom('history')
-        .select(HISTORY_COLUMNS)
-        .where('conversation_id', '=', conversationId)
-        .where('position', '>=', reach)
-        .where('position', '<', start)
-        .orderBy('position', 'desc')
-        .execute();
-      for (const row of missing) window.push(row);
-      start = reach;
-      reach = lowestUnitStart(missing, start);
-    }
+    const oldest = Number(window[window.length - 1]?.position);
+    const needed = await rowsTheUnitNeeds(db, conversationId, window, oldest);
+    for (const row of needed.rows) window.push(row);
   }
   return fromHistoryRows(window.reverse(), where);
 }
@@ -63,12 +53,43 @@ export const HISTORY_COLUMNS = [
   'unit_start',
 ] as const;
 
+/** A `history` row as {@link HISTORY_COLUMNS} reads it. */
+export type HistoryRow = HistoryRowColumns & { position: number; unit_start: number };
+
+/**
+ * The rows before `start` that `rows` (every row from `start` on that is being returned) need
+ * for their units: following each row's `unit_start` back, by position, as far as the unit
+ * starts. Returns them newest first, with the position the unit starts at. Those rows are read by
+ * position alone, so an archive made in between cannot tear the unit.
+ */
+export async function rowsTheUnitNeeds(
+  db: Kysely<ProviderTables>,
+  conversationId: string,
+  rows: readonly HistoryRow[],
+  start: number,
+): Promise<{ rows: HistoryRow[]; start: number }> {
+  const needed: HistoryRow[] = [];
+  let from = start;
+  let reach = lowestUnitStart(rows, from);
+  while (reach < from) {
+    const missing = await db
+      .selectFrom('history')
+      .select(HISTORY_COLUMNS)
+      .where('conversation_id', '=', conversationId)
+      .where('position', '>=', reach)
+      .where('position', '<', from)
+      .orderBy('position', 'desc')
+      .execute();
+    for (const row of missing) needed.push(row);
+    from = reach;
+    reach = lowestUnitStart(missing, from);
+  }
+  return { rows: needed, start: from };
+}
+
 // --- internal helpers ---
 
-function lowestUnitStart(
-  rows: readonly (HistoryRowColumns & { unit_start: number })[],
-  start: number,
-): number {
+function lowestUnitStart(rows: readonly HistoryRow[], start: number): number {
   let lowest = start;
   for (const row of rows) lowest = Math.min(lowest, Number(row.unit_start));
   return lowest;

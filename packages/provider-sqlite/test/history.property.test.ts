@@ -13,17 +13,29 @@ afterAll(() => provider.close());
 const AFTER = ['continue', 'append', 'append+archive'] as const;
 
 describe('the SQLite store behaves like the in-memory reference store', () => {
-  it('for any history appended in random batches with archives between, read with any limit', async () => {
+  it('for any history appended in random batches with archives between, read with any limit or token bound', async () => {
     let run = 0;
     await fc.assert(
       fc.asyncProperty(
         arbitraryHistory({ maxTurns: 4, maxOutputChars: 300 }),
         fc.array(fc.constantFrom(...AFTER), { minLength: 40, maxLength: 40 }),
         fc.array(fc.nat(), { minLength: 1, maxLength: 4 }),
-        async (generated, afterEach, limitSeeds) => {
+        fc.array(fc.constantFrom(undefined, { pinned: true }, { kind: 'summary' }), {
+          minLength: 1,
+          maxLength: 8,
+        }),
+        fc.array(fc.tuple(fc.nat(), fc.option(fc.nat(), { nil: undefined })), {
+          minLength: 1,
+          maxLength: 4,
+        }),
+        async (generated, afterEach, limitSeeds, marks, boundSeeds) => {
           const conversationId = `run-${run++}`;
           const reference = createInMemoryHistoryStore({ counter });
-          const history = generated.map(({ id: _id, ...message }) => message);
+          // Some messages pinned or marked as summaries, tool results among them.
+          const history = generated.map(({ id: _id, ...message }, index) => {
+            const mark = marks[index % marks.length];
+            return mark ? { ...message, meta: { ...message.meta, ...mark } } : message;
+          });
           let batch: Message[] = [];
           for (const [index, message] of history.entries()) {
             batch.push(message);
@@ -48,6 +60,16 @@ describe('the SQLite store behaves like the in-memory reference store', () => {
             const limit = seed % (all.length + 2);
             expect(withoutIds(await provider.getHistory(conversationId, { limit }))).toEqual(
               withoutIds(await reference.getHistory(conversationId, { limit })),
+            );
+          }
+          const total = all.reduce((sum, message) => sum + (message.tokens ?? 0), 0);
+          for (const [tokenSeed, limitSeed] of boundSeeds) {
+            const options = {
+              maxTokens: 1 + (tokenSeed % (total + 2)),
+              limit: limitSeed === undefined ? undefined : limitSeed % (all.length + 2),
+            };
+            expect(withoutIds(await provider.getHistory(conversationId, options))).toEqual(
+              withoutIds(await reference.getHistory(conversationId, options)),
             );
           }
           const archives = await provider.listArchives(conversationId);

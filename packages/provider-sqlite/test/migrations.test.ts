@@ -1,10 +1,28 @@
 import { createHeuristicCounter } from '@ctxkit/token-counters';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import type { KyselyProvider } from '../src/index.js';
 import { createSqliteProvider, migrateProvider } from '../src/index.js';
+import { testBoundedReadMigration } from './bounded-read-migration-suite.js';
 import { call, result, tempDatabasePath, user } from './helpers.js';
 
 const counter = createHeuristicCounter();
+const files = new WeakMap<KyselyProvider, string>();
+const open = (filename: string): KyselyProvider => {
+  const provider = createSqliteProvider({ filename, counter });
+  files.set(provider, filename);
+  return provider;
+};
+
+testBoundedReadMigration({
+  name: 'createSqliteProvider on a file',
+  open: async () => open(tempDatabasePath()),
+  reopen: async (provider) => {
+    await provider.close();
+    return open(files.get(provider) as string);
+  },
+  close: (provider) => provider.close(),
+});
 
 describe('migrations', () => {
   it('create the schema once: migrating again changes nothing and keeps every row', async () => {
@@ -24,6 +42,7 @@ describe('migrations', () => {
       '0003_summaries',
       '0004_message_provider_options',
       '0005_last_prompts',
+      '0006_bounded_reads',
     ]);
     raw.close();
   });

@@ -6,6 +6,7 @@ import { countMessageTokens } from '../count-tokens.js';
 import type { Message } from '../message.js';
 import type { TokenCounter } from '../token-counter.js';
 import { arbitraryHistory } from './arbitraries.js';
+import { boundedHistoryReference } from './bounded-history-reference.js';
 import { deepFreeze } from './deep-freeze.js';
 import { fuzzParameters } from './fuzz-parameters.js';
 
@@ -40,7 +41,8 @@ export interface TestHistoryStoreOptions<Store extends HistoryStore> {
 /**
  * The provider conformance suite: registers vitest tests that every {@link HistoryStore} must
  * pass: empty and isolated conversations, order across batches, ids and cached counts, exact
- * round trips, `limit` that never splits a tool call from its results, atomic validated appends
+ * round trips, `limit` that never splits a tool call from its results, the `maxTokens` window
+ * with the protected, summary and first user messages before it, atomic validated appends
  * (a result may answer a call stored earlier), archives that delete nothing, copies in and out,
  * concurrent appends that never interleave, and persistence when `reopen` is given. It also
  * attacks the store as a hostile caller would: forged token counts, arrays with holes, cyclic,
@@ -202,6 +204,115 @@ export function testHistoryStore<Store extends HistoryStore>(
       expect(await store.archive('c')).toMatchObject({ count: 0 });
       expect(await store.listArchives('c')).toHaveLength(2);
       expect(await store.getArchive('c', 'no-such-archive')).toEqual([]);
+    });
+
+    it('reads a token-bounded window plus the system, pinned, summary and first user messages before it', async () => {
+      const store = await create();
+      const stored = await store.append('c', [
+        { role: 'system', content: 'rules' },
+        user('first question'),
+        assistant('old answer'),
+        call('x1', 'look'),
+        { ...result('x1', 'pinned output'), meta: { pinned: true } },
+        assistant('more'),
+        { role: 'assistant', content: 'so far', meta: { kind: 'summary' } },
+        user('second question'),
+        call('x2', 'look again'),
+        result('x2', 'output'),
+        assistant('last answer'),
+      ]);
+      const tokens = (from: number) =>
+        stored.slice(from).reduce((sum, message) => sum + (message.tokens ?? 0), 0);
+      const read = async (maxTokens: number, limit?: number) =>
+        (await store.getHistory('c', { maxTokens, limit })).map((message) => message.content);
+      const before = [0, 1, 3, 4, 6].map((index) => stored[index]?.content);
+      // The newest message alone covers its own count.
+      expect(await read(tokens(10))).toEqual([...before, 'last answer']);
+      // Reaching into the result of x2 brings its call.
+      expect(await read(tokens(9))).toEqual([
+        ...before,
+        stored[8]?.content,
+        stored[9]?.content,
+        'last answer',
+      ]);
+      expect(await read(tokens(9), 1)).toEqual([...before, 'last answer']);
+      // One token more than the history holds: all of it, and the sum tells nothing is missing.
+      expect(await store.getHistory('c', { maxTokens: tokens(0) + 1 })).toEqual(stored);
+      expect(await store.getHistory('c', { maxTokens: tokens(0) })).toEqual(stored);
+      // The same window after an archive: only active messages, the first active user message.
+      await store.archive('c');
+      const active = await store.append('c', [
+        assistant('fresh start'),
+        user('new first'),
+        assistant('a'),
+        user('b'),
+      ]);
+      expect(await store.getHistory('c', { maxTokens: active[3]?.tokens ?? 1 })).toEqual([
+        active[1],
+        active[3],
+      ]);
+    });
+
+    it('returns exactly the token-bounded set for any history, never a result without its call', async () => {
+      const store = await create();
+      let conversation = 0;
+      await fc.assert(
+        fc.asyncProperty(
+          arbitraryHistory({ maxTurns: 5, maxOutputChars: 400 }),
+          fc.array(fc.constantFrom(undefined, { pinned: true }, { kind: 'summary' }), {
+            minLength: 1,
+            maxLength: 8,
+          }),
+          fc.array(fc.tuple(fc.double({ min: 0, max: 1.2, noNaN: true }), fc.nat(40)), {
+            minLength: 1,
+            maxLength: 4,
+          }),
+          async (generated, marks, reads) => {
+            const id = `bounded-${conversation++}`;
+            // Pin or mark as a summary any message now and then, tool results included.
+            const input = deepFreeze(
+              generated.map(({ id: _id, ...message }, index) => {
+                const mark = marks[index % marks.length];
+                return mark ? { ...message, meta: { ...message.meta, ...mark } } : message;
+              }),
+            );
+            const stored = await store.append(id, input);
+            const total = stored.reduce((sum, message) => sum + (message.tokens ?? 0), 0);
+            for (const [share, limitSeed] of reads) {
+              const maxTokens = Math.max(1, Math.round(total * share));
+              const limit = limitSeed >= 30 ? undefined : limitSeed;
+              const loaded = await store.getHistory(id, { maxTokens, limit });
+              expect(loaded).toEqual(boundedHistoryReference(stored, maxTokens, limit));
+              const calls = new Set<string>();
+              for (const message of loaded) {
+                if (typeof message.content === 'string') continue;
+                for (const part of message.content) {
+                  if (part.type === 'tool-call') calls.add(part.toolCallId);
+                  if (part.type === 'tool-result') expect(calls).toContain(part.toolCallId);
+                }
+              }
+              const sum = loaded.reduce((sum, message) => sum + (message.tokens ?? 0), 0);
+              if (limit === undefined && sum < maxTokens) expect(loaded).toEqual(stored);
+            }
+          },
+        ),
+        fuzzParameters(options.numRuns ?? 100),
+      );
+    });
+
+    it('rejects a maxTokens that is not a whole number from 1', async () => {
+      const store = await create();
+      await store.append('c', user('x'));
+      for (const maxTokens of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53, '5']) {
+        await expect(
+          store.getHistory('c', { maxTokens: maxTokens as number }),
+          `maxTokens ${String(maxTokens)}`,
+        ).rejects.toMatchObject({ code: 'invalid_option', details: { maxTokens } });
+      }
+      await expect(store.getHistory('c', { maxTokens: 1, limit: -1 })).rejects.toMatchObject({
+        code: 'invalid_option',
+      });
+      expect(await store.getHistory('c', { maxTokens: Number.MAX_SAFE_INTEGER })).toHaveLength(1);
     });
 
     it('hands out copies: changing what it returned or was given changes nothing stored', async () => {

@@ -4,6 +4,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { createKyselyProvider, type KyselyProvider } from '../../src/index.js';
 import { expectWholeBatches, labelledBatch } from '../batch-check.js';
+import { testBoundedReadMigration } from '../bounded-read-migration-suite.js';
 import { testLastPromptStorage } from '../last-prompt-suite.js';
 import { testMessageModelStorage } from '../message-model-suite.js';
 import { testTransactions, transactionCounter } from '../transaction-suite.js';
@@ -70,6 +71,16 @@ describe.skipIf(url === '')(`PostgreSQL${skipReason ? ` (skipped: ${skipReason})
     close,
   });
 
+  testBoundedReadMigration({
+    name: 'createKyselyProvider({ db }) on PostgreSQL',
+    open: () => open(),
+    reopen: async (provider) => {
+      await close(provider);
+      return open(schemas.get(provider));
+    },
+    close,
+  });
+
   testLastPromptStorage({
     name: 'createKyselyProvider({ db }) on PostgreSQL',
     open: () => open(),
@@ -122,6 +133,7 @@ describe.skipIf(url === '')(`PostgreSQL${skipReason ? ` (skipped: ${skipReason})
       '0003_summaries',
       '0004_message_provider_options',
       '0005_last_prompts',
+      '0006_bounded_reads',
     ]);
     await close(provider);
     await close(again);

@@ -1,0 +1,111 @@
+import type { Message } from '@ctxkit/context-core';
+import { createHeuristicCounter } from '@ctxkit/token-counters';
+import Database from 'better-sqlite3';
+import { type CompiledQuery, Kysely, SqliteDialect } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { createKyselyProvider, createSqliteProvider } from '../src/index.js';
+import { call, result, tempDatabasePath, user } from './helpers.js';
+
+const counter = createHeuristicCounter();
+
+/**
+ * A file holding an archived conversation and then a long active one: a system prompt, the first
+ * user message, turns with tool calls, a summary far back, a pinned tool result, and a tool call
+ * answered across the newest messages. The provider logs every query it sends.
+ */
+async function longConversation() {
+  const filename = tempDatabasePath();
+  const queries: CompiledQuery[] = [];
+  const db = new Kysely<unknown>({
+    dialect: new SqliteDialect({ database: new Database(filename) }),
+    log: (event) => {
+      if (event.level === 'query') queries.push(event.query);
+    },
+  });
+  const provider = createKyselyProvider({ db, counter });
+  await provider.append('c', [user('archived'), call('old'), result('old')]);
+  await provider.archive('c');
+  const turns: Message[] = [{ role: 'system', content: 'rules' }, user('first')];
+  for (let turn = 0; turn < 200; turn += 1) {
+    turns.push(user(`question ${turn}`), call(`t${turn}`), result(`t${turn}`));
+    if (turn === 50) turns.push(summary);
+    if (turn === 150) turns.push(call('late'), { ...result('late'), meta: { pinned: true } });
+  }
+  turns.push(call('x', 'y'), result('x'), user('between'), result('y'));
+  await provider.append('c', turns);
+  return { filename, queries, db, provider };
+}
+
+const summary: Message = { role: 'assistant', content: 'so far', meta: { kind: 'summary' } };
+
+describe('a read bounded by maxTokens', () => {
+  it('issues only index searches, on active rows, and no sort (EXPLAIN QUERY PLAN)', async () => {
+    const { filename, queries, db, provider } = await longConversation();
+    const all = await provider.getHistory('c');
+    // The newest 41 messages' tokens: a window of more than one page, starting at a tool result.
+    const maxTokens = all.slice(-41).reduce((sum, message) => sum + (message.tokens ?? 0), 0);
+    queries.length = 0;
+    const read = await provider.getHistory('c', { maxTokens });
+    await provider.getHistory('c', { maxTokens: 1, limit: 0 });
+    const content = (text: string) => all.find((message) => message.content === text);
+    const lateResult = all.findIndex((message) => message.meta?.pinned === true);
+    expect(read).toEqual([
+      content('rules'),
+      content('first'),
+      content('so far'),
+      all[lateResult - 1],
+      all[lateResult],
+      ...all.slice(-42),
+    ]);
+    await provider.close();
+    await db.destroy();
+
+    const raw = new Database(filename, { readonly: true });
+    const plans = queries.map((query) => {
+      const plan = raw
+        .prepare(`explain query plan ${query.sql}`)
+        .all(...(query.parameters as unknown[])) as { detail: string }[];
+      return { sql: query.sql, plan: plan.map((step) => step.detail).join('; ') };
+    });
+    raw.close();
+    for (const { sql, plan } of plans) {
+      expect(plan, sql).toMatch(/^SEARCH history USING (INDEX|COVERING INDEX) \w+ \(/);
+      expect(plan, sql).not.toMatch(/\bSCAN\b/);
+      expect(plan, sql).not.toContain('TEMP B-TREE');
+    }
+    const usedIndexes = plans.map(({ plan }) =>
+      /USING (?:COVERING )?INDEX (\w+) \(([^)]*)\)/.exec(plan)?.slice(1).join(' '),
+    );
+    expect(usedIndexes).toEqual(
+      expect.arrayContaining([
+        'history_active conversation_id=? AND archive_id=?',
+        'history_active conversation_id=? AND archive_id=? AND position<?',
+        'history_always_kept conversation_id=? AND archive_id=? AND always_kept=? AND position<?',
+        'history_always_kept conversation_id=? AND archive_id=? AND always_kept=?',
+        'history_active_role conversation_id=? AND archive_id=? AND role=?',
+        'sqlite_autoindex_history_1 conversation_id=? AND position>? AND position<?',
+      ]),
+    );
+  });
+});
+
+it('parses only the rows it returns: a corrupt row before the window does not fail it', async () => {
+  const filename = tempDatabasePath();
+  const provider = createSqliteProvider({ filename, counter });
+  const stored = await provider.append('c', [
+    user('first'),
+    user('unreadable'),
+    { ...user('pinned'), meta: { pinned: true } },
+    user('newest'),
+  ]);
+  const raw = new Database(filename);
+  raw.prepare('update history set content = ? where id = ?').run('{"broken', Number(stored[1]?.id));
+  raw.close();
+  expect(await provider.getHistory('c', { maxTokens: 1 })).toEqual([
+    stored[0],
+    stored[2],
+    stored[3],
+  ]);
+  await expect(provider.getHistory('c')).rejects.toMatchObject({ code: 'corrupt_row' });
+  await provider.close();
+});
