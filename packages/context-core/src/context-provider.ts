@@ -18,10 +18,11 @@ export interface GetHistoryOptions {
    *   back only as far as the oldest of them needs for its unit (a tool result with its call, an
    *   approval response with its request: the same cut as `limit`);
    * - plus, from before the window, every protected message (`isProtected`: role `system` or
-   *   `meta.pinned === true`), every summary (`isSummary`: `meta.kind === 'summary'`) and the
-   *   first user message, each with the earlier messages it needs in the same way (a pinned tool
-   *   result with its call; a pinned tool call comes without results that are not themselves
-   *   returned).
+   *   `meta.pinned === true`), every summary (`isSummary`: `meta.kind === 'summary'`), every
+   *   message that answers one of these (or a message between its partner and itself that is
+   *   one of these: the results of a pinned call), and the first user message, each with the
+   *   earlier messages it needs in the same way (a pinned tool result with its call). So a pinned
+   *   message comes with its whole unit.
    *
    * All of it oldest first, in stored order. So the stored counts of what is returned add up to
    * fewer than `maxTokens` only when the whole history was returned: a caller can tell from the

@@ -70,10 +70,15 @@ export function unitStartsSoFar(messages: readonly Message[]): number[] {
   return starts;
 }
 
-// --- internal helpers ---
-
-/** For each index, the index of the earliest message it must stay with (itself if none). */
-function earliestPartners(messages: readonly Message[]): number[] {
+/**
+ * For each index, the index of the earliest message it answers directly: the call of a tool
+ * result or approval request, the request of an approval response; itself if none. (Stores keep
+ * this per message as its unit start; {@link unitStartsSoFar} follows it transitively.)
+ *
+ * @param messages - the messages, oldest first
+ * @returns one index per message
+ */
+export function earliestPartners(messages: readonly Message[]): number[] {
   const callIndex = new Map<string, number>();
   const approvalIndex = new Map<string, number>();
   return messages.map((message, index) => {

@@ -4,6 +4,7 @@ export { assertStoredSummary } from './assert-stored-summary.js';
 export { assertToolOutput } from './assert-tool-output.js';
 export { assertValidMaxTokens } from './assert-valid-max-tokens.js';
 export type { BilledCost, CacheTtl, PredictedCost } from './billed-cost.js';
+export { alwaysRead } from './bounded-history.js';
 export { composeCompressors, composedGuarantees } from './compose-compressors.js';
 export { compressionReport, compressionStep, type StageFacts } from './compression-report.js';
 export {

@@ -51,6 +51,12 @@ export async function appendMessages(
     const state = await readToolState(trx, conversationId, mentioned);
     validate(state);
     const unitStarts = unitStartsOf(batch, first, state);
+    const alwaysKept = alwaysKeptOf(
+      batch,
+      first,
+      unitStarts,
+      await newestAlwaysKept(trx, conversationId),
+    );
     const ids = new Map<number, number | string>();
     for (let start = 0; start < stored.length; start += ROWS_PER_INSERT) {
       const rows = stored.slice(start, start + ROWS_PER_INSERT).map((message, offset) => ({
@@ -63,7 +69,7 @@ export async function appendMessages(
         tokens: message.tokens,
         token_counter: counter.name,
         unit_start: unitStarts[start + offset] as number,
-        always_kept: isProtected(message.message) || isSummary(message.message) ? 1 : 0,
+        always_kept: alwaysKept[start + offset] ? 1 : 0,
         created_at: createdAt,
       }));
       const inserted = await trx
@@ -128,6 +134,45 @@ function unitStartsOf(batch: readonly Message[], first: number, state: ToolState
       }
     }
     return start;
+  });
+}
+
+/** Position of the conversation's newest active `always_kept` row, or -1. */
+async function newestAlwaysKept(
+  db: Kysely<ProviderTables>,
+  conversationId: string,
+): Promise<number> {
+  const row = await db
+    .selectFrom('history')
+    .select('position')
+    .where('conversation_id', '=', conversationId)
+    .where('archive_id', 'is', null)
+    .where('always_kept', '=', 1)
+    .orderBy('position', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row === undefined ? -1 : Number(row.position);
+}
+
+/**
+ * For each message of the batch, whether a bounded read always returns it (core's `alwaysRead`):
+ * protected or a summary, or answering a message between its unit start and itself that is
+ * (every row before it does, so the newest such row tells).
+ */
+function alwaysKeptOf(
+  batch: readonly Message[],
+  first: number,
+  unitStarts: readonly number[],
+  newestBefore: number,
+): boolean[] {
+  let newest = newestBefore;
+  return batch.map((message, index) => {
+    const position = first + index;
+    const start = unitStarts[index] as number;
+    const kept =
+      isProtected(message) || isSummary(message) || (start < position && newest >= start);
+    if (kept) newest = position;
+    return kept;
   });
 }
 

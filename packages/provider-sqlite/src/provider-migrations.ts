@@ -195,7 +195,8 @@ const MIGRATIONS: Record<string, Migration> = {
  * Sets `always_kept` on the rows stored before migration 0006 that are protected or summaries.
  * System rows by their role; the others by their meta, read in pages of the rows whose meta
  * mentions `pinned` or `summary` at all, and judged by core's own `isProtected` and `isSummary`.
- * A row whose meta is not JSON is left at 0: reading it fails as corrupt anyway.
+ * A row whose meta is not JSON is left at 0: reading it fails as corrupt anyway. Then the rows
+ * that answer a kept row between their unit start and themselves (core's `alwaysRead`).
  */
 async function markAlwaysKept(db: Kysely<ProviderTables>): Promise<void> {
   await db.updateTable('history').set({ always_kept: 1 }).where('role', '=', 'system').execute();
@@ -213,8 +214,31 @@ async function markAlwaysKept(db: Kysely<ProviderTables>): Promise<void> {
     if (kept.length > 0) {
       await db.updateTable('history').set({ always_kept: 1 }).where('id', 'in', kept).execute();
     }
-    if (page.length < BACKFILL_PAGE) return;
+    if (page.length < BACKFILL_PAGE) break;
     after = page[page.length - 1]?.id;
+  }
+  // Then the rows that answer a kept row between their unit start and themselves (the results of
+  // a pinned call), as append sets them: a pass per link of the longest chain (call, approval
+  // request, response), until a pass changes nothing.
+  for (;;) {
+    const updated = await db
+      .updateTable('history')
+      .set({ always_kept: 1 })
+      .where('always_kept', '=', 0)
+      .where((row) => row('unit_start', '<', row.ref('position')))
+      .where((row) =>
+        row.exists(
+          row
+            .selectFrom('history as kept')
+            .select('kept.id')
+            .whereRef('kept.conversation_id', '=', 'history.conversation_id')
+            .where('kept.always_kept', '=', 1)
+            .whereRef('kept.position', '>=', 'history.unit_start')
+            .whereRef('kept.position', '<', 'history.position'),
+        ),
+      )
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) === 0) return;
   }
 }
 

@@ -50,8 +50,9 @@ export interface HistoryTable {
   /** Position of the earliest message this one must be returned with (the calls it answers). */
   unit_start: number;
   /**
-   * 1 when the message is protected (role `system`, or `meta.pinned === true`) or a summary
-   * (`meta.kind === 'summary'`), else 0: a read bounded by `maxTokens` returns it even from before
+   * 1 when the message is protected (role `system`, or `meta.pinned === true`), a summary
+   * (`meta.kind === 'summary'`), or answers a row with 1 between its `unit_start` and itself (the
+   * results of a pinned call), else 0: a read bounded by `maxTokens` returns it even from before
    * its window, finding it through the `history_always_kept` index. Set at append (column added by
    * migration 0006, which set it for the rows stored before).
    */

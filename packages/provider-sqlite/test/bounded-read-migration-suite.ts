@@ -1,9 +1,4 @@
-import {
-  createInMemoryHistoryStore,
-  isProtected,
-  isSummary,
-  type Message,
-} from '@ctxkit/context-core';
+import { alwaysRead, createInMemoryHistoryStore, type Message } from '@ctxkit/context-core';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { KyselyProvider } from '../src/index.js';
@@ -28,7 +23,7 @@ export interface BoundedReadMigrationSuiteOptions {
  */
 export function testBoundedReadMigration(options: BoundedReadMigrationSuiteOptions): void {
   describe(`migration 0006: ${options.name}`, () => {
-    it('marks the system, pinned and summary rows stored at schema 0005, archived ones too', async () => {
+    it('marks the system, pinned and summary rows stored at schema 0005 and the rows that answer them, archived ones too', async () => {
       const provider = await options.open();
       const conversations: Record<string, Message[]> = {
         c: [
@@ -39,6 +34,10 @@ export function testBoundedReadMigration(options: BoundedReadMigrationSuiteOptio
           { ...user('nested'), meta: { nested: { pinned: true, kind: 'summary' } } },
           call('t1'),
           { ...result('t1'), meta: { pinned: true } },
+          { ...call('p1', 'p2'), meta: { pinned: true } },
+          result('p1'),
+          user('between'),
+          result('p2'),
           { role: 'assistant', content: 'so far', meta: { kind: 'summary' } },
           { role: 'assistant', content: 'summary', meta: { kind: 'summary of sorts' } },
           user('last'),
@@ -55,6 +54,13 @@ export function testBoundedReadMigration(options: BoundedReadMigrationSuiteOptio
       await provider.archive('c');
       stored.push(...(await provider.append('c', conversations.c as Message[])));
       stored.push(...(await provider.append('many', conversations.many as Message[])));
+      // As append set it: the system, pinned and summary rows, and the pinned call's results.
+      const expected = [
+        ...alwaysRead(conversations.c as Message[]),
+        ...alwaysRead(conversations.c as Message[]),
+        ...alwaysRead(conversations.many as Message[]),
+      ];
+      expect(expected.filter(Boolean).length).toBe(2 * 7 + 550);
       await backToSchema0005(provider);
       const migrated = await options.reopen(provider);
       try {
@@ -73,7 +79,7 @@ export function testBoundedReadMigration(options: BoundedReadMigrationSuiteOptio
           .orderBy('id')
           .execute();
         expect(rows.map((row) => [String(row.id), Number(row.always_kept)])).toEqual(
-          stored.map((message) => [message.id, isProtected(message) || isSummary(message) ? 1 : 0]),
+          stored.map((message, index) => [message.id, expected[index] ? 1 : 0]),
         );
         const reference = createInMemoryHistoryStore({ counter: migrated.counter });
         await reference.append('c', conversations.c as Message[]);

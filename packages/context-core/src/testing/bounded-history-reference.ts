@@ -4,9 +4,10 @@ import { isProtected, isSummary, type Message } from '../message.js';
  * What `getHistory(id, { maxTokens, limit })` must return for `history` (the whole active
  * history, oldest first), worked out slowly and directly from the contract's words, for stores to
  * be checked against: the shortest run of newest messages whose counts reach `maxTokens` (or
- * `limit` messages), moved back to the nearest point no later message reaches behind, plus each
- * protected message, summary and the first user message from before it, moved back the same way
- * from that message.
+ * `limit` messages), moved back to the nearest point no later message reaches behind, plus, from
+ * before it, the first user message, each protected message and summary, and each message that
+ * answers a message between its partner and itself that is one of these (the results of a pinned
+ * call), each moved back the same way from that message.
  *
  * @param history - the stored history, with counts
  * @param maxTokens - the token bound
@@ -40,9 +41,19 @@ export function boundedHistoryReference(
   const firstUser = history.findIndex((message) => message.role === 'user');
   const kept = new Set<number>();
   for (let index = windowStart; index < history.length; index += 1) kept.add(index);
+  // Read always: protected messages, summaries, and each message that answers a message between
+  // its partner and itself that is read always (the results of a pinned call, say).
+  const always: boolean[] = [];
   history.forEach((message, index) => {
+    const partner = Math.min(index, ...needs[index]!);
+    always[index] =
+      isProtected(message) ||
+      isSummary(message) ||
+      always.slice(partner, index).some((read) => read);
+  });
+  history.forEach((_message, index) => {
     if (index >= windowStart) return;
-    if (!(isProtected(message) || isSummary(message) || index === firstUser)) return;
+    if (!(always[index] || index === firstUser)) return;
     for (let at = closedStart(index, index); at <= index; at += 1) kept.add(at);
   });
   return history.filter((_message, index) => kept.has(index));

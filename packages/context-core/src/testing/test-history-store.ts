@@ -253,6 +253,32 @@ export function testHistoryStore<Store extends HistoryStore>(
       ]);
     });
 
+    it('reads a pinned call from before the window with its results, appended with it or later', async () => {
+      const store = await create();
+      const pinnedCall = (...ids: [string, ...string[]]): Message => ({
+        ...call(ids[0], 'look', ...ids.slice(1)),
+        meta: { pinned: true },
+      });
+      const stored = [
+        ...(await store.append('c', [
+          user('question'),
+          pinnedCall('p1', 'p1b'),
+          result('p1', 'one'),
+        ])),
+        ...(await store.append('c', result('p1b', 'two'))),
+        ...(await store.append('c', [pinnedCall('p2'), assistant('between')])),
+        ...(await store.append('c', [result('p2', 'late'), assistant('answer')])),
+        ...(await store.append('c', [user('next'), assistant('newest')])),
+      ];
+      const newest = stored.at(-1) as Message;
+      // Everything but the two newest turns comes from before the window: the pinned calls with
+      // all their results (and what lies between p2 and its result), the first user message.
+      expect(await store.getHistory('c', { maxTokens: newest.tokens ?? 1 })).toEqual([
+        ...stored.slice(0, 7),
+        newest,
+      ]);
+    });
+
     it('returns exactly the token-bounded set for any history, never a result without its call', async () => {
       const store = await create();
       let conversation = 0;
