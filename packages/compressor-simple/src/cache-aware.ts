@@ -78,7 +78,9 @@ const NO_CONVERSATION = Symbol('no conversation');
  * messages with ids (a history read again from a store), when it holds, in the same order, the
  * newest message given last time and every message the last result was made from, then new ones:
  * it may start later or earlier than last time, as a history read up to the window's size does
- * (the result is then rebuilt on the new objects, so its report names them). Otherwise (nothing
+ * (the result is then rebuilt on the new objects, so its report names them). A last prompt that
+ * was the history as it was, with no compaction, is extended only by a history that begins with
+ * the same ids. Otherwise (nothing
  * remembered, or a history edited rather than extended) it is the history as it is. That is sent as long as it stays
  * within `trigger` of the limit. Past it, `compressor` compacts the whole history to `target` of
  * the limit, and later turns append to that; a compaction that would clear fewer than
@@ -364,6 +366,12 @@ function rebuilt(
     positions[index] = position;
   }
   if (inputIds.length > 0 && positions[inputIds.length - 1] === -1) return undefined;
+  // A prompt that sent its input as it was holds nothing a compaction made: with a history that
+  // no longer begins with that input, it is the history as it is now.
+  const sentAsItWas =
+    origins.length === inputIds.length &&
+    origins.every((origin, index) => origin?.inputIndex === index && origin.derivation === 'kept');
+  if (sentAsItWas && positions.some((position, index) => position !== index)) return undefined;
   if (origins.some((origin) => origin !== null && positions[origin.inputIndex] === -1)) return;
   const input = messages.slice(0, newest + 1);
   const sent = stored.messages.map((message, index) => {
