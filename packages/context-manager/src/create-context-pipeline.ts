@@ -28,7 +28,9 @@ import {
 } from '@ctxkit/context-core';
 import { compressedEvent } from './compressed-event.js';
 import { createContextManager } from './create-context-manager.js';
-import { fitAndAssemble } from './fit-and-assemble.js';
+import { type AssembledPrompt, fitAndAssemble } from './fit-and-assemble.js';
+import { fitLeftSomethingOut, holdsEvery, storedTokens } from './history-reach.js';
+import { createSentMessages } from './sent-messages.js';
 import { SOURCE } from './source.js';
 import { systemMessages } from './system-messages.js';
 
@@ -94,11 +96,24 @@ export interface ContextPipelineOptions {
    */
   events?: EventSink;
   /**
-   * Passed to `getHistory` as `limit`: load at most this many of the newest messages.
+   * Passed to `getHistory` as `limit`: the newest messages read are at most this many. With
+   * `historyReach: 'window'` the store still adds the pinned, system and summary messages and
+   * the first user message from before them.
    *
-   * @default `undefined`: the whole history
+   * @default `undefined`: no limit in messages
    */
   historyLimit?: number;
+  /**
+   * How much history a build reads. `'window'`: the newest messages whose stored token counts
+   * cover the history's budget (`getHistory`'s `maxTokens`), plus the pinned, system and summary
+   * messages and the first user message before them; read again twice as far back while the fit
+   * sends every message read, so a compressor that shrinks messages still gets all it can send.
+   * A build then costs time in proportion to the window, not to the stored history. `'all'`:
+   * the whole history, every build.
+   *
+   * @default 'window'
+   */
+  historyReach?: HistoryReach;
   /**
    * Gets the manager's debug line per fit.
    *
@@ -106,6 +121,9 @@ export interface ContextPipelineOptions {
    */
   logger?: Logger;
 }
+
+/** How much history a pipeline's build reads (see {@link ContextPipelineOptions.historyReach}). */
+export type HistoryReach = 'window' | 'all';
 
 /** What a build puts together. */
 export interface BuildInput {
@@ -169,9 +187,10 @@ export interface ContextPipeline {
  *   when `contextWindow` is not given
  */
 export function createContextPipeline(options: ContextPipelineOptions): ContextPipeline {
-  const { provider, assembler, events, historyLimit } = options;
+  const { provider, assembler, events, historyLimit, historyReach = 'window' } = options;
   const budget = resolveBudget(options);
   if (historyLimit !== undefined) assertValidLimit(historyLimit);
+  assertHistoryReach(historyReach);
   const requestLimit = budget.maxTokens - (budget.reserveTokens ?? 0);
   const manager = createContextManager({
     maxTokens: Math.max(1, requestLimit),
@@ -186,6 +205,7 @@ export function createContextPipeline(options: ContextPipelineOptions): ContextP
   });
   const { counter } = manager;
   const lastPrompts = lastPromptStoreOf(provider);
+  const sent = createSentMessages(lastPrompts);
 
   return Object.freeze({
     budget,
@@ -194,13 +214,6 @@ export function createContextPipeline(options: ContextPipelineOptions): ContextP
       assertConversationId(conversationId);
       const system = systemMessages(input?.system, 'build', true);
       const given = inputMessages(input?.input);
-      const history = await provider.getHistory(
-        conversationId,
-        historyLimit === undefined ? undefined : { limit: historyLimit },
-      );
-      const systemTokens = countTokens(system, counter);
-      const inputTokens = countTokens(given, counter);
-      const toolTokens = input.tools?.length ? manager.countTools(input.tools) : 0;
       // What cannot fit, with the whole request's figures: the prompt's tokens, and the history
       // as the compressor left it (or as loaded, when the fit itself gave up).
       const tooLarge = (promptTokens: number, kept: readonly Message[], keptTokens: number) =>
@@ -216,34 +229,77 @@ export function createContextPipeline(options: ContextPipelineOptions): ContextP
           keptTokens,
           counter,
         });
-      const built = await fitAndAssemble(manager, history, {
-        assembler,
-        system: input.system,
-        ...(input.input === undefined ? {} : { input: input.input }),
-        ...(input.tools === undefined ? {} : { tools: input.tools }),
-        ...(input.signal ? { signal: input.signal } : {}),
-        conversationId,
-        maxTokens: requestLimit,
-        ...(lastPrompts === undefined ? {} : { lastPrompts }),
-      }).catch((error: unknown) => {
-        // The system prompt, tools and input leave no room, or the history cannot fit in it.
-        if (!isContextError(error, 'budget_exceeded')) throw error;
-        const keptTokens = Number(error.details.outputTokens ?? 0);
-        throw tooLarge(keptTokens + systemTokens + toolTokens + inputTokens, history, keptTokens);
-      });
-      const { messages, report } = built;
+      const fitHistory = (history: readonly Message[]) =>
+        fitAndAssemble(manager, history, {
+          assembler,
+          system: input.system,
+          ...(input.input === undefined ? {} : { input: input.input }),
+          ...(input.tools === undefined ? {} : { tools: input.tools }),
+          ...(input.signal ? { signal: input.signal } : {}),
+          conversationId,
+          maxTokens: requestLimit,
+          ...(lastPrompts === undefined ? {} : { lastPrompts }),
+        }).catch((error: unknown) => {
+          // The system prompt, tools and input leave no room, or the history cannot fit in it.
+          if (!isContextError(error, 'budget_exceeded')) throw error;
+          const keptTokens = Number(error.details.outputTokens ?? 0);
+          throw tooLarge(keptTokens + systemTokens + toolTokens + inputTokens, history, keptTokens);
+        });
+      const systemTokens = countTokens(system, counter);
+      const inputTokens = countTokens(given, counter);
+      const toolTokens = input.tools?.length ? manager.countTools(input.tools) : 0;
+      const limit = historyLimit === undefined ? {} : { limit: historyLimit };
+      // Stored tokens to read: the history's share of the request, then twice as far back while
+      // the read lacks a message the last build sent, or the fit sends every message read.
+      let reach = Math.max(1, requestLimit - systemTokens - toolTokens - inputTokens);
+      const sentBefore = historyReach === 'all' ? undefined : await sent.of(conversationId);
+      let history: Message[] = [];
+      let built: AssembledPrompt | undefined;
+      for (;;) {
+        history = await provider.getHistory(
+          conversationId,
+          historyReach === 'all' ? limit : { ...limit, maxTokens: reach },
+        );
+        const stored = storedTokens(history);
+        const whole =
+          historyReach === 'all' ||
+          stored < reach ||
+          (historyLimit !== undefined && history.length >= historyLimit);
+        // Next time, at least one message more than this read holds (one may be larger than
+        // the doubled reach; a store that ignores `maxTokens` then shows the whole history).
+        const further = Math.max(2 * reach, stored + 1);
+        if (!whole && sentBefore !== undefined && !holdsEvery(history, sentBefore)) {
+          reach = further;
+          continue;
+        }
+        built = await fitHistory(history);
+        if (whole || fitLeftSomethingOut(built.report, history)) break;
+        reach = further;
+      }
+      const { messages, report } = built as AssembledPrompt;
       // Counted afresh, with no cache: no stale or planted count can let a prompt over the limit.
       const promptTokens = countTokensUncached(messages, counter) + toolTokens;
       if (promptTokens > requestLimit) {
-        throw tooLarge(promptTokens, built.fitted, built.report.estimatedTokens);
+        throw tooLarge(promptTokens, (built as AssembledPrompt).fitted, report.estimatedTokens);
       }
       await events?.record(compressedEvent(conversationId, report));
+      if (historyReach === 'window') sent.remember(conversationId, history, report);
       return { messages, report, historyBudget: { maxTokens: report.budgetTokens } };
     },
   });
 }
 
 // --- internal helpers ---
+
+function assertHistoryReach(reach: unknown): void {
+  if (reach === 'window' || reach === 'all') return;
+  throw new InvalidOptionError({
+    code: 'invalid_option',
+    source: SOURCE,
+    message: `createContextPipeline: historyReach must be 'window' or 'all', got ${JSON.stringify(reach) ?? String(reach)}.`,
+    details: { factory: 'createContextPipeline', option: 'historyReach', value: String(reach) },
+  });
+}
 
 /** The provider, when it also keeps last prompts (both methods), for stateful compressors. */
 function lastPromptStoreOf(provider: ContextProvider): LastPromptStore | undefined {

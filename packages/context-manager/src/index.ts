@@ -18,6 +18,7 @@ export {
   type ContextPipeline,
   type ContextPipelineOptions,
   createContextPipeline,
+  type HistoryReach,
 } from './create-context-pipeline.js';
 export { defaultCounter } from './default-counter.js';
 export {

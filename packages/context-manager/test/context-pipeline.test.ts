@@ -102,19 +102,23 @@ describe('createContextPipeline', () => {
     expect(await provider.getHistory('c')).toEqual(stored);
   });
 
-  it('passes the history limit to the provider', async () => {
+  it('passes the history limit to the provider, which adds the first user message before it', async () => {
     const provider = createInMemoryHistoryStore({ counter: charCounter });
-    await provider.append('c', [user('1'), user('2'), user('3')]);
-    const pipeline = createContextPipeline({
+    await provider.append('c', [user('1'), user('2'), user('3'), user('4')]);
+    const options = {
       provider,
       compressor: referenceTrim(),
       assembler: plainAssembler,
       counter: charCounter,
       budget: { maxTokens: 1000 },
       historyLimit: 2,
+    };
+    const { messages } = await createContextPipeline(options).build('c', { system: 's' });
+    expect(messages.map((message) => message.content)).toEqual(['s', '1', '3', '4']);
+    const all = await createContextPipeline({ ...options, historyReach: 'all' }).build('c', {
+      system: 's',
     });
-    const { messages } = await pipeline.build('c', { system: 's' });
-    expect(messages.map((message) => message.content)).toEqual(['s', '2', '3']);
+    expect(all.messages.map((message) => message.content)).toEqual(['s', '3', '4']);
   });
 
   it('takes the window from the model table, with a reserve of at most the model’s answer', () => {
