@@ -24,6 +24,7 @@ describe('migrations', () => {
       '0003_summaries',
       '0004_message_provider_options',
       '0005_last_prompts',
+      '0007_events_conversation_type',
     ]);
     raw.close();
   });
