@@ -84,7 +84,9 @@ export async function readArchive(
  * every active message, and active messages follow every archived one), so each archive of the
  * page costs two index searches: the row beside the previous archive's edge, through
  * `history_conversation_position`, then the archive's extent and count, through `history_active`.
- * The key of an archive is its last position (oldest first) or its first (newest first).
+ * The key of an archive is its last position (oldest first) or its first (newest first). The
+ * first search of a newest-first listing passes over the active messages, which follow every
+ * archive.
  */
 export async function listArchivesPage(
   db: Kysely<ProviderTables>,

@@ -54,7 +54,7 @@ export interface KyselyProviderOptions<Database = unknown> {
  * message is stored once and never changed except to be archived; every method is safe to call
  * concurrently, from one process or several. Errors are ContextErrors from `provider-sqlite`:
  * `invalid_message`, `invalid_stored_prompt` and `invalid_option` before anything is written,
- * `corrupt_row` naming the row that cannot be read, `storage_failed` (with the database error as
+ * `invalid_cursor` before a paged read given a cursor of another listing, `corrupt_row` naming the row that cannot be read, `storage_failed` (with the database error as
  * `cause`) when the database fails, and `closed` after {@link KyselyProvider.close}.
  */
 export interface KyselyProvider extends HistoryStore, EventStore, LastPromptStore {
