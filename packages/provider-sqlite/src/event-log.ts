@@ -41,9 +41,9 @@ export async function listEvents(
 
 /**
  * One page of events, walked by `id` from the cursor on: through the primary key, or through
- * `events_conversation` / `events_type` (each ends with `id`) when filtered, so a page reads
- * `limit + 1` rows however many are stored. Throws `invalid_option` / `invalid_cursor` before
- * reading when the options are bad.
+ * `events_conversation_type`, `events_conversation` or `events_type` (each ends with `id`) when
+ * filtered, so a page reads `limit + 1` rows however many are stored. Throws `invalid_option` /
+ * `invalid_cursor` before reading when the options are bad.
  */
 export async function listEventsPage(
   db: Kysely<ProviderTables>,
@@ -65,7 +65,8 @@ export async function listEventsPage(
   if (request.after !== undefined) {
     query = query.where('id', newestFirst ? '<' : '>', request.after);
   } else if (conversationId === undefined && options?.type === undefined) {
-    // Unfiltered, a first page is a search of the primary key too, not a scan that stops early.
+    // The same search of the primary key as on later pages (a scan would also stop after
+    // `limit + 1` rows; the bound keeps every page's plan a search, as the plan test checks).
     query = query.where('id', newestFirst ? '<=' : '>=', newestFirst ? Number.MAX_SAFE_INTEGER : 0);
   }
   const rows = await query
