@@ -3,7 +3,8 @@
  * The worker's command line:
  *   cli enqueue <conversation> <message...>   add a task
  *   cli run [--watch]                         process tasks until the queue is empty (or forever)
- *   cli inspect <conversation>                history, archives, events and tasks as tables
+ *   cli inspect <conversation> [--page-size n] [--archives-after cursor] [--events-after cursor]
+ *                                             history, a page of archives and of events, and tasks
  * Configuration comes from the environment (docs/run-the-worker.md has the table).
  */
 import { parseArgs } from 'node:util';
@@ -16,7 +17,10 @@ import { runWorker } from './worker.js';
 const USAGE = `Usage:
   cli enqueue <conversation> <message...>   add a task to the queue
   cli run [--watch]                         process tasks until the queue is empty (--watch: keep polling)
-  cli inspect <conversation>                show history, archives, events and tasks
+  cli inspect <conversation>                show history, archives, events and tasks; archives and
+    [--page-size <n>]                       events a page at a time (20 unless --page-size says);
+    [--archives-after <cursor>]             the report prints the cursor of the next page of each
+    [--events-after <cursor>]
 
 Settings come from the environment: CTX_DB, MAX_CONTEXT_TOKENS, MAX_CHARS_PER_MESSAGE, CTX_COMPRESSOR,
 CTX_MODEL, OPENAI_BASE_URL, OPENAI_API_KEY, ... (see docs/run-the-worker.md).`;
@@ -66,7 +70,14 @@ async function main(argv: string[]): Promise<number> {
           console.error(`inspect needs a conversation.\n\n${USAGE}`);
           return 2;
         }
-        console.log(await inspectConversation(components, conversationId));
+        const { 'page-size': pageSize } = parsed.values;
+        console.log(
+          await inspectConversation(components, conversationId, {
+            pageSize: pageSize === undefined ? undefined : Number(pageSize),
+            archivesAfter: parsed.values['archives-after'],
+            eventsAfter: parsed.values['events-after'],
+          }),
+        );
         return 0;
       }
       default:
@@ -120,6 +131,12 @@ function parse(argv: string[]) {
   return parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { watch: { type: 'boolean', short: 'w' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      watch: { type: 'boolean', short: 'w' },
+      help: { type: 'boolean', short: 'h' },
+      'page-size': { type: 'string' },
+      'archives-after': { type: 'string' },
+      'events-after': { type: 'string' },
+    },
   });
 }

@@ -2,6 +2,7 @@ import {
   type ContextEvent,
   type Message,
   messageText,
+  type Page,
   toolCallsOf,
   toolOutputText,
   toolResultsOf,
@@ -9,25 +10,50 @@ import {
 import type { WorkerComponents } from './create-components.js';
 import { formatTable } from './format-table.js';
 
+/** Options of {@link inspectConversation}. */
+export interface InspectOptions {
+  /**
+   * The most archives, and the most events, the report shows: one page of each.
+   *
+   * @default 20
+   */
+  pageSize?: number;
+  /**
+   * Shows the archives after this cursor (a previous report prints it when there are more).
+   *
+   * @default `undefined`: from the oldest
+   */
+  archivesAfter?: string;
+  /**
+   * Shows the events after this cursor (a previous report prints it when there are more).
+   *
+   * @default `undefined`: from the oldest
+   */
+  eventsAfter?: string;
+}
+
 /**
- * A readable report of one conversation: its active history, its archives, its events and its
- * tasks, each as a table. Reads only.
+ * A readable report of one conversation: its active history, a page of its archives, a page of
+ * its events and its tasks, each as a table. Archives and events are read one page at a time,
+ * oldest first; under each, the cursor that shows the next page when there is one. Reads only.
  */
 export async function inspectConversation(
   components: Pick<WorkerComponents, 'store' | 'queue'>,
   conversationId: string,
+  options: InspectOptions = {},
 ): Promise<string> {
   const { store, queue } = components;
+  const limit = options.pageSize ?? DEFAULT_PAGE_SIZE;
   const [history, archives, events, tasks] = await Promise.all([
     store.getHistory(conversationId),
-    store.listArchives(conversationId),
-    store.listEvents(conversationId),
+    store.listArchivesPage(conversationId, { limit, after: options.archivesAfter }),
+    store.listEventsPage(conversationId, { limit, after: options.eventsAfter }),
     queue.list(conversationId),
   ]);
   const tokens = history.reduce((sum, message) => sum + (message.tokens ?? 0), 0);
   const sections = [
     `Conversation ${conversationId}: ${history.length} active messages (${tokens.toLocaleString('en')} tokens), ` +
-      `${archives.length} archives, ${events.length} events, ${tasks.length} tasks`,
+      `${countOf(archives, options.archivesAfter)} archives, ${countOf(events, options.eventsAfter)} events, ${tasks.length} tasks`,
     '',
     'History',
     history.length === 0
@@ -44,20 +70,22 @@ export async function inspectConversation(
         ),
     '',
     'Archives',
-    archives.length === 0
+    archives.items.length === 0
       ? '(none)'
       : formatTable(
           ['archive', 'messages', 'archived at'],
-          archives.map((archive) => [archive.archiveId, archive.count, archive.archivedAt]),
+          archives.items.map((archive) => [archive.archiveId, archive.count, archive.archivedAt]),
         ),
+    ...nextPage(archives, '--archives-after'),
     '',
     'Events',
-    events.length === 0
+    events.items.length === 0
       ? '(none)'
       : formatTable(
           ['at', 'type', 'details'],
-          events.map((event) => [event.at, event.type, describeEvent(event)]),
+          events.items.map((event) => [event.at, event.type, describeEvent(event)]),
         ),
+    ...nextPage(events, '--events-after'),
     '',
     'Tasks',
     tasks.length === 0
@@ -77,6 +105,19 @@ export async function inspectConversation(
 }
 
 // --- internal helpers ---
+
+/** Archives and events shown when the options give no page size. */
+const DEFAULT_PAGE_SIZE = 20;
+
+/** How many items a page shows: `20+` when more follow, `after the cursor` when it continues. */
+function countOf(page: Page<unknown>, after: string | undefined): string {
+  return `${page.items.length}${page.next === undefined ? '' : '+'}${after === undefined ? '' : ' more'}`;
+}
+
+/** The line that tells how to see the next page, when there is one. */
+function nextPage(page: Page<unknown>, flag: string): string[] {
+  return page.next === undefined ? [] : [`More: inspect with ${flag} ${page.next}`];
+}
 
 function describeMessage(message: Message): string {
   const calls = toolCallsOf(message);

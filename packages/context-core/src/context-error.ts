@@ -26,8 +26,15 @@ export type InvalidMessageCode =
   | 'orphan_tool_call'
   | 'orphan_tool_result';
 
-/** Codes of `InvalidOptionError`: an option, a query or a configuration that is not valid. */
-export type InvalidOptionCode = 'invalid_option' | 'invalid_query' | 'invalid_config';
+/**
+ * Codes of `InvalidOptionError`: an option, a query, a configuration or a page cursor that is not
+ * valid.
+ */
+export type InvalidOptionCode =
+  | 'invalid_option'
+  | 'invalid_query'
+  | 'invalid_config'
+  | 'invalid_cursor';
 
 /** Codes of `BudgetError`: a malformed budget, or a prompt that cannot fit one. */
 export type BudgetCode = 'invalid_budget' | 'budget_exceeded';

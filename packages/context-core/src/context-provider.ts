@@ -1,4 +1,5 @@
 import type { Message } from './message.js';
+import type { Page, PageOptions } from './page.js';
 
 /** Options of {@link ContextProvider.getHistory}. */
 export interface GetHistoryOptions {
@@ -85,18 +86,51 @@ export interface HistoryStore extends ContextProvider {
    */
   archive(conversationId: string): Promise<{ archiveId: string; count: number }>;
   /**
-   * The conversation's non-empty archives, oldest first.
+   * The conversation's non-empty archives, oldest first. Reads every one: to show archives, read
+   * them a page at a time with {@link HistoryStore.listArchivesPage}.
    *
    * @param conversationId - the conversation
    * @returns the archives
    */
   listArchives(conversationId: string): Promise<ArchiveInfo[]>;
   /**
-   * The messages of one archive, oldest first; empty for an unknown archive id.
+   * The messages of one archive, oldest first; empty for an unknown archive id. Reads every one:
+   * to show an archive, read it a page at a time with {@link HistoryStore.getArchivePage}.
    *
    * @param conversationId - the conversation
    * @param archiveId - the archive, as {@link HistoryStore.archive} returned it
    * @returns the archived messages
    */
   getArchive(conversationId: string, archiveId: string): Promise<Message[]>;
+  /**
+   * One page of the archives {@link HistoryStore.listArchives} lists (oldest first unless `order`
+   * says otherwise). A page costs a few index lookups per archive it holds, however many
+   * archives and messages are stored. Pass the page's `next` as `after` for the next page.
+   *
+   * @param conversationId - the conversation
+   * @param options - the page size, the cursor and the order
+   * @returns the page of archives
+   * @throws InvalidOptionError (`invalid_option`) for a `limit` outside 1 to `MAX_PAGE_LIMIT` or
+   *   an unknown `order`; (`invalid_cursor`) for an `after` that is not the `next` of a page of
+   *   the same listing
+   */
+  listArchivesPage(conversationId: string, options?: PageOptions): Promise<Page<ArchiveInfo>>;
+  /**
+   * One page of the messages {@link HistoryStore.getArchive} returns (oldest first unless
+   * `order` says otherwise); an empty page for an unknown archive id. A page may hold a tool
+   * result whose call is on another page. Pass the page's `next` as `after` for the next page.
+   *
+   * @param conversationId - the conversation
+   * @param archiveId - the archive, as {@link HistoryStore.archive} returned it
+   * @param options - the page size, the cursor and the order
+   * @returns the page of archived messages
+   * @throws InvalidOptionError (`invalid_option`) for a `limit` outside 1 to `MAX_PAGE_LIMIT` or
+   *   an unknown `order`; (`invalid_cursor`) for an `after` that is not the `next` of a page of
+   *   the same listing
+   */
+  getArchivePage(
+    conversationId: string,
+    archiveId: string,
+    options?: PageOptions,
+  ): Promise<Page<Message>>;
 }

@@ -39,13 +39,14 @@ export class InvalidMessageError extends ContextError<InvalidMessageCode> {
   }
 }
 
-/** An option, a query or a configuration that is not valid; nothing was done. */
+/** An option, a query, a configuration or a page cursor that is not valid; nothing was done. */
 export class InvalidOptionError extends ContextError<InvalidOptionCode> {
   /** The codes of this family. */
   static readonly codes: readonly InvalidOptionCode[] = Object.freeze([
     'invalid_option',
     'invalid_query',
     'invalid_config',
+    'invalid_cursor',
   ]);
 
   /** @param options - the code (one of this family's), the message and what else is known */

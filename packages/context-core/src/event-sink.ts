@@ -1,6 +1,7 @@
 import type { PredictedCost } from './billed-cost.js';
 import type { CompressionStep } from './context-compressor.js';
 import type { MessageChange } from './context-manager.js';
+import type { Page, PageOptions } from './page.js';
 
 /** What every event has: its `type`, the conversation, the time, and a payload of that type. */
 export interface ContextEventOf<Type extends string, Payload> {
@@ -187,10 +188,16 @@ export interface ListEventsOptions<Type extends ContextEventType = ContextEventT
   type?: Type;
 }
 
+/** Options of {@link EventStore.listEventsPage}: the type to list, and which page. */
+export interface ListEventsPageOptions<Type extends ContextEventType = ContextEventType>
+  extends ListEventsOptions<Type>,
+    PageOptions {}
+
 /** An {@link EventSink} that can read its events back. */
 export interface EventStore extends EventSink {
   /**
-   * Events, oldest first, of one conversation or of all.
+   * Events, oldest first, of one conversation or of all. Reads every one: to show events, read
+   * them a page at a time with {@link EventStore.listEventsPage}.
    *
    * @param conversationId - the conversation; every conversation's when left out
    * @returns the events
@@ -207,4 +214,45 @@ export interface EventStore extends EventSink {
     conversationId: string | undefined,
     options: ListEventsOptions<Type>,
   ): Promise<Extract<ContextEvent, { type: Type }>[]>;
+  /**
+   * One page of the events of one type (see the next overload); narrowed to that type.
+   *
+   * @param conversationId - the conversation, or `undefined` for every conversation's
+   * @param options - the type of the events, the page size, the cursor and the order
+   * @returns the page of events of that type
+   * @throws InvalidOptionError (`invalid_option`) for a `limit` outside 1 to `MAX_PAGE_LIMIT` or
+   *   an unknown `order`; (`invalid_cursor`) for an `after` that is not the `next` of a page of
+   *   the same listing
+   */
+  listEventsPage<Type extends ContextEventType>(
+    conversationId: string | undefined,
+    options: ListEventsPageOptions<Type> & { type: Type },
+  ): Promise<Page<Extract<ContextEvent, { type: Type }>>>;
+  /**
+   * One page of the events {@link EventStore.listEvents} lists, in the order they were recorded
+   * (oldest first unless `order` says otherwise), through an index: the cost of a page does not
+   * grow with the number of events stored. Pass the page's `next` as `after` for the next page;
+   * events recorded meanwhile show up in later pages of an oldest-first listing.
+   *
+   * @example
+   * ```ts
+   * let after: string | undefined;
+   * do {
+   *   const page = await store.listEventsPage('c1', { type: 'context.compressed', limit: 50, after });
+   *   for (const build of page.items) console.log(build.at, build.payload.estimatedTokens);
+   *   after = page.next;
+   * } while (after !== undefined);
+   * ```
+   *
+   * @param conversationId - the conversation; every conversation's when left out
+   * @param options - the page size, the cursor, the order, and the type of the events
+   * @returns the page
+   * @throws InvalidOptionError (`invalid_option`) for a `limit` outside 1 to `MAX_PAGE_LIMIT` or
+   *   an unknown `order`; (`invalid_cursor`) for an `after` that is not the `next` of a page of
+   *   the same listing
+   */
+  listEventsPage(
+    conversationId?: string,
+    options?: ListEventsPageOptions,
+  ): Promise<Page<ContextEvent>>;
 }

@@ -7,6 +7,8 @@ import { withTokenCount } from './count-tokens.js';
 import { assertValidLimit, keepNewest } from './keep-newest.js';
 import type { Message } from './message.js';
 import { optionChecker } from './option-checker.js';
+import type { Page, PageOptions } from './page.js';
+import { type PageRequest, pageOf, readPageOptions } from './page-cursor.js';
 import { rememberTokenCount } from './token-count-cache.js';
 import type { TokenCounter } from './token-counter.js';
 import { validateMessages } from './validate-messages.js';
@@ -114,6 +116,38 @@ export function createInMemoryHistoryStore(options: InMemoryHistoryStoreOptions)
       );
       return copiesWithCounts(found?.messages ?? []);
     },
+    async listArchivesPage(
+      conversationId: string,
+      pageOptions?: PageOptions,
+    ): Promise<Page<ArchiveInfo>> {
+      const listing = { method: 'listArchivesPage', scope: [conversationId] };
+      const request = readPageOptions(pageOptions, listing);
+      const { archives } = conversation(conversationId);
+      const page = pageOf(keysOfPage(archives.length, request), request, listing, (key) => key);
+      return {
+        ...page,
+        items: page.items.map((key) => {
+          const { archiveId, count, archivedAt } = archives[key - 1] as StoredArchive;
+          return { archiveId, count, archivedAt };
+        }),
+      };
+    },
+    async getArchivePage(
+      conversationId: string,
+      archiveId: string,
+      pageOptions?: PageOptions,
+    ): Promise<Page<Message>> {
+      const listing = { method: 'getArchivePage', scope: [conversationId, archiveId] };
+      const request = readPageOptions(pageOptions, listing);
+      const messages =
+        conversation(conversationId).archives.find((archive) => archive.archiveId === archiveId)
+          ?.messages ?? [];
+      const page = pageOf(keysOfPage(messages.length, request), request, listing, (key) => key);
+      return {
+        ...page,
+        items: copiesWithCounts(page.items.map((key) => messages[key - 1] as Message)),
+      };
+    },
   } satisfies HistoryStore);
 }
 
@@ -121,7 +155,26 @@ export function createInMemoryHistoryStore(options: InMemoryHistoryStoreOptions)
 
 interface Conversation {
   active: Message[];
-  archives: (ArchiveInfo & { messages: Message[] })[];
+  archives: StoredArchive[];
+}
+
+type StoredArchive = ArchiveInfo & { messages: Message[] };
+
+/**
+ * The keys (index plus one) of the items of a page of a list that only grows at its end: up to
+ * `limit + 1` of them, from the request's cursor on, in its order.
+ */
+function keysOfPage(length: number, request: PageRequest): number[] {
+  const keys: number[] = [];
+  if (request.order === 'oldest-first') {
+    for (let key = (request.after ?? 0) + 1; key <= length && keys.length <= request.limit; key++) {
+      keys.push(key);
+    }
+  } else {
+    const first = Math.min(request.after ?? length + 1, length + 1) - 1;
+    for (let key = first; key >= 1 && keys.length <= request.limit; key--) keys.push(key);
+  }
+  return keys;
 }
 
 /**

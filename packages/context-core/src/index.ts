@@ -84,6 +84,7 @@ export type {
   EventSink,
   EventStore,
   ListEventsOptions,
+  ListEventsPageOptions,
   ModelUsageEvent,
   RecordedChange,
   SummaryFailedEvent,
@@ -164,6 +165,19 @@ export {
   PRICES_READ_ON,
 } from './model-table.js';
 export { type OptionChecker, optionChecker } from './option-checker.js';
+export {
+  DEFAULT_PAGE_LIMIT,
+  MAX_PAGE_LIMIT,
+  type Page,
+  type PageOptions,
+  type PageOrder,
+} from './page.js';
+export {
+  type PageListing,
+  type PageRequest,
+  pageOf,
+  readPageOptions,
+} from './page-cursor.js';
 export type { AssembleInput, PromptAssembler } from './prompt-assembler.js';
 export {
   type ModelLimitOptions,

@@ -11,7 +11,10 @@ import {
   InvalidOptionError,
   type LastPromptStore,
   type ListEventsOptions,
+  type ListEventsPageOptions,
   type Message,
+  type Page,
+  type PageOptions,
   StorageError,
   type StoredPrompt,
   type TokenCounter,
@@ -19,9 +22,15 @@ import {
 import { createTiktokenCounter } from '@ctxkit/token-counters';
 import type { Kysely } from 'kysely';
 import { appendMessages } from './append-messages.js';
-import { archiveConversation, listArchives, readArchive } from './archive-history.js';
+import {
+  archiveConversation,
+  listArchives,
+  listArchivesPage,
+  readArchive,
+  readArchivePage,
+} from './archive-history.js';
 import { dialectOf } from './dialect-of.js';
-import { listEvents, recordEvent } from './event-log.js';
+import { listEvents, listEventsPage, recordEvent } from './event-log.js';
 import { createHistoryTransaction, type HistoryTransaction } from './history-transaction.js';
 import { readLastPrompt, writeLastPrompt } from './last-prompts.js';
 import { migrateProvider } from './provider-migrations.js';
@@ -46,7 +55,7 @@ export interface KyselyProviderOptions<Database = unknown> {
  * message is stored once and never changed except to be archived; every method is safe to call
  * concurrently, from one process or several. Errors are ContextErrors from `provider-sqlite`:
  * `invalid_message`, `invalid_stored_prompt` and `invalid_option` before anything is written,
- * `corrupt_row` naming the row that cannot be read, `storage_failed` (with the database error as
+ * `invalid_cursor` before a paged read given a cursor of another listing, `corrupt_row` naming the row that cannot be read, `storage_failed` (with the database error as
  * `cause`) when the database fails, and `closed` after {@link KyselyProvider.close}.
  */
 export interface KyselyProvider extends HistoryStore, EventStore, LastPromptStore {
@@ -203,6 +212,27 @@ export function createProvider<Database>(
         ),
       );
     },
+    listArchivesPage(
+      conversationId: string,
+      pageOptions?: PageOptions,
+    ): Promise<Page<ArchiveInfo>> {
+      return guardConversation(conversationId, () =>
+        run(`list a page of the archives of conversation ${JSON.stringify(conversationId)}`, () =>
+          listArchivesPage(db, conversationId, pageOptions),
+        ),
+      );
+    },
+    getArchivePage(
+      conversationId: string,
+      archiveId: string,
+      pageOptions?: PageOptions,
+    ): Promise<Page<Message>> {
+      return guardConversation(conversationId, () =>
+        run(`read a page of archive ${JSON.stringify(archiveId)}`, () =>
+          readArchivePage(db, conversationId, archiveId, pageOptions),
+        ),
+      );
+    },
     transaction<Result>(
       work: (transaction: HistoryTransaction) => Promise<Result>,
     ): Promise<Result> {
@@ -218,6 +248,12 @@ export function createProvider<Database>(
       listOptions: ListEventsOptions = {},
     ): Promise<ContextEvent[]> {
       return run('list events', () => listEvents(db, conversationId, listOptions));
+    },
+    listEventsPage(
+      conversationId?: string,
+      pageOptions?: ListEventsPageOptions,
+    ): Promise<Page<ContextEvent>> {
+      return run('list a page of events', () => listEventsPage(db, conversationId, pageOptions));
     },
     getLastPrompt(conversationId: string): Promise<StoredPrompt | undefined> {
       return guardConversation(conversationId, () =>

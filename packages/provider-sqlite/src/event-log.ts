@@ -4,6 +4,10 @@ import {
   type ContextEvent,
   InvalidMessageError,
   type ListEventsOptions,
+  type ListEventsPageOptions,
+  type Page,
+  pageOf,
+  readPageOptions,
   StorageError,
 } from '@ctxkit/context-core';
 import type { Kysely } from 'kysely';
@@ -32,17 +36,67 @@ export async function listEvents(
   if (conversationId !== undefined) query = query.where('conversation_id', '=', conversationId);
   if (options.type !== undefined) query = query.where('type', '=', options.type);
   const rows = await query.orderBy('id').execute();
-  // As stored: an event a newer or older version wrote is returned as it is, not checked
-  // against this version's union of event types.
-  return rows.map((row) => ({
+  return rows.map(eventOf);
+}
+
+/**
+ * One page of events, walked by `id` from the cursor on: through the primary key, or through
+ * `events_conversation_type`, `events_conversation` or `events_type` (each ends with `id`) when
+ * filtered, so a page reads `limit + 1` rows however many are stored. Throws `invalid_option` /
+ * `invalid_cursor` before reading when the options are bad.
+ */
+export async function listEventsPage(
+  db: Kysely<ProviderTables>,
+  conversationId: string | undefined,
+  options: ListEventsPageOptions | undefined,
+): Promise<Page<ContextEvent>> {
+  const listing = {
+    method: 'listEventsPage',
+    scope: [conversationId, options?.type],
+    source: SOURCE,
+  };
+  const request = readPageOptions(options, listing);
+  const newestFirst = request.order === 'newest-first';
+  let query = db
+    .selectFrom('events')
+    .select(['id', 'conversation_id', 'type', 'payload', 'created_at']);
+  if (conversationId !== undefined) query = query.where('conversation_id', '=', conversationId);
+  if (options?.type !== undefined) query = query.where('type', '=', options.type);
+  if (request.after !== undefined) {
+    query = query.where('id', newestFirst ? '<' : '>', request.after);
+  } else if (conversationId === undefined && options?.type === undefined) {
+    // The same search of the primary key as on later pages (a scan would also stop after
+    // `limit + 1` rows; the bound keeps every page's plan a search, as the plan test checks).
+    query = query.where('id', newestFirst ? '<=' : '>=', newestFirst ? Number.MAX_SAFE_INTEGER : 0);
+  }
+  const rows = await query
+    .orderBy('id', newestFirst ? 'desc' : 'asc')
+    .limit(request.limit + 1)
+    .execute();
+  const page = pageOf(rows, request, listing, (row) => Number(row.id));
+  return { ...page, items: page.items.map(eventOf) };
+}
+
+// --- internal helpers ---
+
+/**
+ * The event a row holds, as stored: an event a newer or older version wrote is returned as it
+ * is, not checked against this version's union of event types.
+ */
+function eventOf(row: {
+  id: number | string;
+  conversation_id: string;
+  type: string;
+  payload: string;
+  created_at: string;
+}): ContextEvent {
+  return {
     type: row.type,
     conversationId: row.conversation_id,
     at: row.created_at,
     payload: parsePayload(row.payload, String(row.id)),
-  })) as ContextEvent[];
+  } as ContextEvent;
 }
-
-// --- internal helpers ---
 
 function toEventRow(event: ContextEvent) {
   const invalid = (problem: string): never => {

@@ -189,6 +189,17 @@ const MIGRATIONS: Record<string, Migration> = {
         .execute();
     },
   },
+  '0007_events_conversation_type': {
+    async up(db: Kysely<unknown>): Promise<void> {
+      // A page of one conversation's events of one type (its builds, say) searches this index
+      // instead of walking every conversation's events of that type.
+      await db.schema
+        .createIndex('events_conversation_type')
+        .on('events')
+        .columns(['conversation_id', 'type', 'id'])
+        .execute();
+    },
+  },
 };
 
 /**

@@ -7,6 +7,7 @@ import {
   rememberTokenCount,
   StorageError,
   type TokenCounter,
+  type ValidateMessagesOptions,
   validateMessages,
 } from '@ctxkit/context-core';
 import { SOURCE } from './provider-source.js';
@@ -78,9 +79,15 @@ export function toStoredMessages(
  * The messages of `rows` (oldest first), checked: each row's role must be known, its content,
  * meta and provider options must be JSON of the right shape (media data in stored form), and together they must pass `validateMessages`.
  * Throws a ContextError (`corrupt_row`) naming the first bad row's id and what is wrong with it;
- * never returns a partial list. `where` names the rows' origin in the message.
+ * never returns a partial list. `where` names the rows' origin in the message; `pairsBefore`
+ * gives the tool calls and approvals stored before the rows (none unless given), for rows that
+ * do not start where their conversation or archive starts.
  */
-export function fromHistoryRows(rows: readonly HistoryRowColumns[], where: string): Message[] {
+export function fromHistoryRows(
+  rows: readonly HistoryRowColumns[],
+  where: string,
+  pairsBefore: (messages: readonly Message[]) => ValidateMessagesOptions = () => ({}),
+): Message[] {
   const messages: Message[] = new Array(rows.length);
   for (let index = 0; index < rows.length; index++) {
     const row = rows[index] as HistoryRowColumns;
@@ -104,7 +111,7 @@ export function fromHistoryRows(rows: readonly HistoryRowColumns[], where: strin
     messages[index] = message;
   }
   try {
-    validateMessages(messages, { source: SOURCE });
+    validateMessages(messages, { ...pairsBefore(messages), source: SOURCE });
   } catch (error) {
     if (!ContextError.isInstance(error, 'invalid_message')) throw error;
     const index = error.details.index as number;

@@ -72,4 +72,6 @@ testEventStore({
   name: 'createSqliteProvider({ filename }) on a file',
   create: async () => createSqliteProvider({ filename: tempDatabasePath(), counter }),
   destroy: close,
+  // Every event is a committed write to the file: a few runs prove paging on a file.
+  numRuns: 4,
 });

@@ -43,6 +43,7 @@ describe('migrations', () => {
       '0004_message_provider_options',
       '0005_last_prompts',
       '0006_bounded_reads',
+      '0007_events_conversation_type',
     ]);
     raw.close();
   });

@@ -1,12 +1,14 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ContextError } from '../context-error.js';
-import type { HistoryStore } from '../context-provider.js';
+import type { ArchiveInfo, HistoryStore } from '../context-provider.js';
 import { countMessageTokens } from '../count-tokens.js';
 import type { Message } from '../message.js';
+import { MAX_PAGE_LIMIT, type Page, type PageOptions, type PageOrder } from '../page.js';
 import type { TokenCounter } from '../token-counter.js';
 import { arbitraryHistory } from './arbitraries.js';
 import { boundedHistoryReference } from './bounded-history-reference.js';
+import { contextErrorRejectedBy } from './context-error-thrown-by.js';
 import { deepFreeze } from './deep-freeze.js';
 import { fuzzParameters } from './fuzz-parameters.js';
 
@@ -36,6 +38,12 @@ export interface TestHistoryStoreOptions<Store extends HistoryStore> {
    * @default 100
    */
   numRuns?: number;
+  /**
+   * Random cases of the paging property (each appends and archives for real).
+   *
+   * @default 15
+   */
+  pagingRuns?: number;
 }
 
 /**
@@ -48,6 +56,9 @@ export interface TestHistoryStoreOptions<Store extends HistoryStore> {
  * attacks the store as a hostile caller would: forged token counts, arrays with holes, cyclic,
  * BigInt, Date, NaN and 100,000-level deep data, huge limits, and ids with lone surrogates; each
  * must be refused with a typed error (or, for counts, recounted) and change nothing stored.
+ * Archives and archived messages read a page at a time, in either order, must join up to what
+ * `listArchives` and `getArchive` return, with nothing twice even while archives are made
+ * between pages; a bad `limit`, `order` or cursor is refused with a typed error.
  *
  * @param options - how to make, reopen and release the store under test
  */
@@ -341,6 +352,166 @@ export function testHistoryStore<Store extends HistoryStore>(
       expect(await store.getHistory('c', { maxTokens: Number.MAX_SAFE_INTEGER })).toHaveLength(1);
     });
 
+    it('reads archives and archived messages a page at a time, in either order', async () => {
+      const store = await create();
+      const sizes = [3, 1, 6, 2];
+      for (const [index, size] of sizes.entries()) {
+        const batch =
+          index === 2
+            ? [
+                user('start'),
+                call('t1', 'read', 't2'),
+                result('t1', 'one'),
+                approvalRequest('t2', 'ok-2'),
+                approvalResponse('ok-2'),
+                result('t2', 'two'),
+              ]
+            : Array.from({ length: size }, (_, at) => user(`archive ${index} message ${at}`));
+        await store.append('c', batch);
+        await store.archive('c');
+      }
+      await store.append('c', user('active'));
+      await store.append('other', user('elsewhere'));
+      await store.archive('other');
+      const archives = await store.listArchives('c');
+      expect(archives.map((archive) => archive.count)).toEqual(sizes);
+      for (const limit of [1, 2, 4, MAX_PAGE_LIMIT]) {
+        expect(await pagesOf((after) => store.listArchivesPage('c', { limit, after }))).toEqual(
+          archives,
+        );
+        expect(
+          await pagesOf((after) =>
+            store.listArchivesPage('c', { limit, after, order: 'newest-first' }),
+          ),
+        ).toEqual([...archives].reverse());
+      }
+      const [, , withTools] = archives;
+      const messages = await store.getArchive('c', withTools?.archiveId as string);
+      for (const limit of [1, 2, 3, 5, 6]) {
+        const archiveId = withTools?.archiveId as string;
+        expect(
+          await pagesOf((after) => store.getArchivePage('c', archiveId, { limit, after })),
+        ).toEqual(messages);
+        expect(
+          await pagesOf((after) =>
+            store.getArchivePage('c', archiveId, { limit, after, order: 'newest-first' }),
+          ),
+        ).toEqual([...messages].reverse());
+      }
+      expect(await store.listArchivesPage('nobody')).toEqual({ items: [] });
+      expect(await store.getArchivePage('c', 'no-such-archive')).toEqual({ items: [] });
+      expect(await store.listArchivesPage('c')).toEqual({ items: archives });
+      const [first] = (await store.getArchivePage('c', withTools?.archiveId as string)).items;
+      (first as { content: string }).content = 'changed';
+      expect(await store.getArchive('c', withTools?.archiveId as string)).toEqual(messages);
+    });
+
+    it('refuses a bad limit, order or cursor for archive pages with a typed error', async () => {
+      const store = await create();
+      const archiveIds: string[] = [];
+      for (const text of ['one', 'two', 'three']) {
+        await store.append('c', [user(text), assistant(text)]);
+        archiveIds.push((await store.archive('c')).archiveId);
+      }
+      const [firstId, secondId] = archiveIds as [string, string];
+      for (const limit of [0, -1, 2.5, MAX_PAGE_LIMIT + 1, Number.POSITIVE_INFINITY, '1']) {
+        const options = { limit } as unknown as PageOptions;
+        const archives = await contextErrorRejectedBy(store.listArchivesPage('c', options));
+        expect(archives.code).toBe('invalid_option');
+        expect(archives.message).toContain('listArchivesPage: option limit');
+        const messages = await contextErrorRejectedBy(store.getArchivePage('c', firstId, options));
+        expect(messages.code).toBe('invalid_option');
+        expect(messages.message).toContain('getArchivePage: option limit');
+      }
+      await expect(
+        store.listArchivesPage('c', { order: 'backwards' as PageOrder }),
+      ).rejects.toMatchObject({ code: 'invalid_option', details: { option: 'order' } });
+      const archivesNext = (await store.listArchivesPage('c', { limit: 1 })).next;
+      const messagesNext = (await store.getArchivePage('c', firstId, { limit: 1 })).next;
+      const refused: [string, Promise<unknown>][] = [
+        ['listArchivesPage', store.listArchivesPage('d', { after: archivesNext })],
+        ['listArchivesPage', store.listArchivesPage('c', { after: messagesNext })],
+        [
+          'listArchivesPage',
+          store.listArchivesPage('c', { after: archivesNext, order: 'newest-first' }),
+        ],
+        ['listArchivesPage', store.listArchivesPage('c', { after: 'garbage' })],
+        ['getArchivePage', store.getArchivePage('c', secondId, { after: messagesNext })],
+        ['getArchivePage', store.getArchivePage('c', firstId, { after: archivesNext })],
+        ['getArchivePage', store.getArchivePage('c', firstId, { after: '=' })],
+      ];
+      for (const [method, promise] of refused) {
+        const error = await contextErrorRejectedBy(promise);
+        expect(error.code).toBe('invalid_cursor');
+        expect(error.message).toContain(`${method}: option after`);
+      }
+      expect(await pagesOf((after) => store.listArchivesPage('c', { limit: 1, after }))).toEqual(
+        await store.listArchives('c'),
+      );
+    });
+
+    it('pages through every archive exactly once while archives are made between pages', async () => {
+      const store = await create();
+      let run = 0;
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(fc.integer({ min: 1, max: 4 }), { maxLength: 6 }),
+          fc.array(fc.tuple(fc.integer({ min: 1, max: 4 }), fc.nat(2)), {
+            minLength: 1,
+            maxLength: 8,
+          }),
+          fc.constantFrom<PageOrder>('oldest-first', 'newest-first'),
+          async (initial, steps, order) => {
+            run += 1;
+            const conversationId = `paged-${run}`;
+            const archiveOf = async (size: number) => {
+              await store.append(
+                conversationId,
+                Array.from({ length: size }, (_, at) => user(`message ${at}`)),
+              );
+              await store.archive(conversationId);
+            };
+            for (const size of initial) await archiveOf(size);
+            const before = await store.listArchives(conversationId);
+            const read: ArchiveInfo[] = [];
+            let after: string | undefined;
+            for (let step = 0; ; step++) {
+              const [limit, between] = steps[step % steps.length] as [number, number];
+              const page = await store.listArchivesPage(conversationId, { limit, after, order });
+              expect(page.items.length).toBeLessThanOrEqual(limit);
+              read.push(...page.items);
+              after = page.next;
+              if (after === undefined) break;
+              expect(page.items).toHaveLength(limit);
+              for (let made = 0; made < between; made++) await archiveOf(made + 1);
+            }
+            expect(read).toEqual(
+              order === 'oldest-first'
+                ? await store.listArchives(conversationId)
+                : [...before].reverse(),
+            );
+            for (const archive of read.slice(0, 2)) {
+              const [limit] = steps[0] as [number, number];
+              expect(
+                await pagesOf((cursor) =>
+                  store.getArchivePage(conversationId, archive.archiveId, {
+                    limit,
+                    after: cursor,
+                    order,
+                  }),
+                ),
+              ).toEqual(
+                order === 'oldest-first'
+                  ? await store.getArchive(conversationId, archive.archiveId)
+                  : (await store.getArchive(conversationId, archive.archiveId)).reverse(),
+              );
+            }
+          },
+        ),
+        fuzzParameters(options.pagingRuns ?? 15),
+      );
+    });
+
     it('hands out copies: changing what it returned or was given changes nothing stored', async () => {
       const store = await create();
       const input: Message = {
@@ -534,6 +705,34 @@ function result(id: string, output: string): Message {
     role: 'tool',
     content: [{ type: 'tool-result', toolCallId: id, toolName: 'read_file', output }],
   };
+}
+
+function approvalRequest(toolCallId: string, approvalId: string): Message {
+  return {
+    role: 'assistant',
+    content: [{ type: 'tool-approval-request', approvalId, toolCallId }],
+  };
+}
+
+function approvalResponse(approvalId: string): Message {
+  return {
+    role: 'tool',
+    content: [{ type: 'tool-approval-response', approvalId, approved: true }],
+  };
+}
+
+/** Every item of a listing, reading it page by page from the start. */
+async function pagesOf<Item>(
+  read: (after: string | undefined) => Promise<Page<Item>>,
+): Promise<Item[]> {
+  const items: Item[] = [];
+  let after: string | undefined;
+  do {
+    const page = await read(after);
+    items.push(...page.items);
+    after = page.next;
+  } while (after !== undefined);
+  return items;
 }
 
 /** `items` with a hole at `at` (as `[a, , b]` writes it), not an `undefined` item. */

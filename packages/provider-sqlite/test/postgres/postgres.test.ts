@@ -134,6 +134,7 @@ describe.skipIf(url === '')(`PostgreSQL${skipReason ? ` (skipped: ${skipReason})
       '0004_message_provider_options',
       '0005_last_prompts',
       '0006_bounded_reads',
+      '0007_events_conversation_type',
     ]);
     await close(provider);
     await close(again);
