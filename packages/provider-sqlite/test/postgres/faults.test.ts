@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ContextError, type ContextEvent } from '@ctxkit/context-core';
 import { createHeuristicCounter } from '@ctxkit/token-counters';
 import { Kysely, PostgresDialect, sql } from 'kysely';
@@ -192,6 +193,39 @@ describe.skipIf(url === '')(
       } finally {
         await proxy.close();
       }
+    });
+
+    it('an append whose server process is killed during its COMMIT is found missing and run again, once', async () => {
+      const schema = await newSchema();
+      const provider = open(schema);
+      await provider.append('c', user('first'));
+      // A deferred trigger that sleeps in the COMMIT of the first append of "slow" only (a
+      // sequence is not rolled back), so that its server process can be terminated there.
+      await admin?.query(`
+      create sequence ${schema}.slow_commits;
+      create function ${schema}.slow_commit() returns trigger language plpgsql as $$
+      begin
+        if new.content = '"slow"' and nextval('${schema}.slow_commits') = 1 then
+          perform pg_sleep(60);
+        end if;
+        return null;
+      end $$;
+      create constraint trigger slow_commit after insert on ${schema}.history
+        deferrable initially deferred for each row execute function ${schema}.slow_commit();
+    `);
+      const appended = provider.append('c', user('slow'));
+      let terminated = false;
+      while (!terminated) {
+        const { rows } = (await admin?.query(
+          "select pg_terminate_backend(pid) as done from pg_stat_activity where wait_event = 'PgSleep' and query = 'commit'",
+        )) ?? { rows: [] };
+        terminated = rows.some((row: { done: boolean }) => row.done);
+        if (!terminated) await sleep(10);
+      }
+      const [stored] = await appended;
+      const history = await provider.getHistory('c');
+      expect(history.map((message) => message.content)).toEqual(['first', 'slow']);
+      expect(history[1]?.id).toBe(stored?.id);
     });
 
     it('an archive whose connection is lost after its COMMIT took effect is found, not run again', async () => {
