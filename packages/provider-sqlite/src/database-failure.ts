@@ -51,8 +51,17 @@ const CONNECTION_SQLSTATES = new Set([
   '57P03', // cannot_connect_now: the server is starting up or shutting down
 ]);
 
-/** Node's socket error codes for a refused, reset or broken connection. */
-const SOCKET_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ECONNABORTED']);
+/** Node's error codes for a refused, reset, broken or unreachable connection. */
+const SOCKET_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
 
 /** node-postgres' messages for a socket that closed under a query, or a client left unusable. */
 const LOST_CONNECTION_MESSAGES = [

@@ -25,6 +25,8 @@ describe('transientFailureOf', () => {
     ['ECONNRESET', 'connection_lost'],
     ['ECONNREFUSED', 'connection_lost'],
     ['EPIPE', 'connection_lost'],
+    ['ETIMEDOUT', 'connection_lost'],
+    ['EHOSTUNREACH', 'connection_lost'],
   ])('classifies code %s as %s', (code, kind) => {
     expect(transientFailureOf(failure(code))).toBe(kind);
   });
