@@ -35,52 +35,95 @@ export async function retryTransient<Result>(
   attempt: () => Promise<Result>,
   confirm?: ConfirmCommit<Result>,
 ): Promise<Result> {
-  const started = Date.now();
-  let unconfirmed: CommitOutcomeUnknown<Result> | undefined;
-  for (let attempts = 1; ; attempts++) {
-    let failure: unknown;
-    let stored: boolean | undefined;
+  const clock: Clock = { started: Date.now(), attempts: 0 };
+  for (;;) {
+    clock.attempts++;
+    let unknown: CommitOutcomeUnknown<Result>;
     try {
-      if (unconfirmed === undefined) return await attempt();
-      stored = await (confirm as ConfirmCommit<Result>)(unconfirmed.result);
+      return await attempt();
     } catch (error) {
-      failure = error;
+      if (!(error instanceof CommitOutcomeUnknown)) {
+        const kind = transientFailureOf(error);
+        if (kind === undefined) throw error;
+        if (!(await waitForNextAttempt(policy, clock))) throw unavailable(what, kind, clock, error);
+        continue;
+      }
+      if (confirm === undefined) throw commitUnknown(what, clock, error, undefined);
+      unknown = error;
     }
-    if (unconfirmed !== undefined && failure === undefined) {
-      if (stored === true) return unconfirmed.result;
-      if (stored === undefined) throw commitUnknown(what, attempts, unconfirmed, undefined);
-      unconfirmed = undefined;
-      attempts--; // the check found nothing stored: run the transaction again at once
-      continue;
+    if (await lookFor(policy, what, clock, unknown, confirm)) return unknown.result;
+    // Not stored: run it again at once, if the policy allows one more attempt.
+    if (clock.attempts >= policy.attempts || Date.now() - clock.started > policy.maxElapsedMs) {
+      throw unavailable(what, 'connection_lost', clock, unknown.cause);
     }
-    if (failure instanceof CommitOutcomeUnknown) {
-      if (confirm === undefined) throw commitUnknown(what, attempts, failure, undefined);
-      unconfirmed = failure;
-    }
-    const kind = unconfirmed === failure ? 'connection_lost' : transientFailureOf(failure);
-    if (kind === undefined) {
-      if (unconfirmed !== undefined) throw commitUnknown(what, attempts, unconfirmed, failure);
-      throw failure;
-    }
-    const delay = retryDelay(policy, attempts, Math.random());
-    const elapsed = Date.now() - started;
-    if (attempts >= policy.attempts || elapsed + delay > policy.maxElapsedMs) {
-      if (unconfirmed !== undefined) throw commitUnknown(what, attempts, unconfirmed, failure);
-      throw unavailable(what, kind, attempts, elapsed, failure);
-    }
-    await sleep(delay);
   }
 }
 
 // --- internal helpers ---
 
+/** When the first attempt started, and how many attempts (runs and look-ups) have started. */
+interface Clock {
+  readonly started: number;
+  attempts: number;
+}
+
+/**
+ * Whether the write whose commit outcome is `unknown` was stored, asking `confirm` after a wait
+ * and again while the server is unreachable, within the policy.
+ *
+ * @throws StorageError (`commit_unknown`) when `confirm` cannot tell, fails otherwise, or the
+ *   policy allows no further attempt
+ */
+async function lookFor<Result>(
+  policy: RetryPolicy,
+  what: string,
+  clock: Clock,
+  unknown: CommitOutcomeUnknown<Result>,
+  confirm: ConfirmCommit<Result>,
+): Promise<boolean> {
+  let lastFailure: unknown;
+  for (;;) {
+    if (!(await waitForNextAttempt(policy, clock))) {
+      throw commitUnknown(what, clock, unknown, lastFailure);
+    }
+    clock.attempts++;
+    let stored: boolean | undefined;
+    try {
+      stored = await confirm(unknown.result);
+    } catch (error) {
+      if (transientFailureOf(error) === undefined) throw commitUnknown(what, clock, unknown, error);
+      lastFailure = error;
+      continue;
+    }
+    if (stored === undefined) throw commitUnknown(what, clock, unknown, undefined);
+    return stored;
+  }
+}
+
+/**
+ * Waits before the attempt after `clock.attempts`, with backoff and jitter; `false`, without
+ * waiting, when the policy's attempts or time would be exceeded.
+ */
+async function waitForNextAttempt(policy: RetryPolicy, clock: Clock): Promise<boolean> {
+  const delay = retryDelay(policy, clock.attempts, Math.random());
+  if (
+    clock.attempts >= policy.attempts ||
+    Date.now() - clock.started + delay > policy.maxElapsedMs
+  ) {
+    return false;
+  }
+  await sleep(delay);
+  return true;
+}
+
 function unavailable(
   what: string,
   failure: TransientFailure,
-  attempts: number,
-  elapsedMs: number,
+  clock: Clock,
   cause: unknown,
 ): StorageError {
+  const { attempts } = clock;
+  const elapsedMs = Date.now() - clock.started;
   const reason = cause instanceof Error ? cause.message : String(cause);
   return new StorageError({
     code: 'storage_unavailable',
@@ -93,10 +136,11 @@ function unavailable(
 
 function commitUnknown(
   what: string,
-  attempts: number,
+  clock: Clock,
   unknown: CommitOutcomeUnknown<unknown>,
   checkFailure: unknown,
 ): StorageError {
+  const { attempts } = clock;
   const lost = unknown.cause instanceof Error ? unknown.cause.message : String(unknown.cause);
   const check =
     checkFailure === undefined

@@ -11,10 +11,18 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
 export interface CommitCuttingProxy {
   /** Connection string through the proxy. */
   readonly url: string;
-  /** Cuts the connection of the next `commit`, after the server has answered it. */
-  cutNextCommit(): void;
+  /**
+   * Cuts the connection of the next `commit`, after the server has answered it; with `thenRefuse`,
+   * from then on also closes every new connection at once (as if the server were unreachable)
+   * until {@link CommitCuttingProxy.heal}.
+   */
+  cutNextCommit(options?: { thenRefuse?: boolean }): void;
+  /** Lets new connections through again. */
+  heal(): void;
   /** How many commits it has cut so far. */
   readonly cuts: number;
+  /** How many connections it has refused so far. */
+  readonly refused: number;
   /** Stops listening and closes every connection. */
   close(): Promise<void>;
 }
@@ -29,8 +37,16 @@ export async function startCommitCuttingProxy(serverUrl: string): Promise<Commit
   const target = new URL(serverUrl);
   const sockets = new Set<Socket>();
   let armed = false;
+  let refuseAfterCut = false;
+  let refusing = false;
   let cuts = 0;
+  let refused = 0;
   const server: Server = createServer((client) => {
+    if (refusing) {
+      refused++;
+      client.destroy();
+      return;
+    }
     const upstream = createConnection({ host: target.hostname, port: Number(target.port) });
     for (const socket of [client, upstream]) {
       sockets.add(socket);
@@ -56,6 +72,7 @@ export async function startCommitCuttingProxy(serverUrl: string): Promise<Commit
         return;
       }
       cuts++;
+      refusing = refuseAfterCut;
       client.destroy();
       upstream.destroy();
     });
@@ -68,11 +85,18 @@ export async function startCommitCuttingProxy(serverUrl: string): Promise<Commit
   url.port = String(address.port);
   return {
     url: url.toString(),
-    cutNextCommit() {
+    cutNextCommit(options = {}) {
       armed = true;
+      refuseAfterCut = options.thenRefuse === true;
+    },
+    heal() {
+      refusing = false;
     },
     get cuts() {
       return cuts;
+    },
+    get refused() {
+      return refused;
     },
     async close() {
       for (const socket of sockets) socket.destroy();

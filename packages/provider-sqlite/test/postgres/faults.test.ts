@@ -195,6 +195,53 @@ describe.skipIf(url === '')(
       }
     });
 
+    it('looks for an append cut off during COMMIT again and again while the server is unreachable', async () => {
+      const proxy = await startCommitCuttingProxy(url);
+      try {
+        const schema = await newSchema();
+        const provider = open(schema, {
+          connectionString: proxy.url,
+          retry: { attempts: 1_000, baseDelayMs: 5, maxDelayMs: 20, maxElapsedMs: 60_000 },
+        });
+        await provider.append('c', user('first'));
+        proxy.cutNextCommit({ thenRefuse: true });
+        const appended = provider.append('c', user('once'));
+        while (proxy.refused < 3) await sleep(10);
+        proxy.heal();
+        const [stored] = await appended;
+        const history = await provider.getHistory('c');
+        expect(history.map((message) => message.content)).toEqual(['first', 'once']);
+        expect(history[1]?.id).toBe(stored?.id);
+      } finally {
+        await proxy.close();
+      }
+    });
+
+    it('fails with commit_unknown when the server stays unreachable after an append was cut off during COMMIT', async () => {
+      const proxy = await startCommitCuttingProxy(url);
+      try {
+        const schema = await newSchema();
+        const provider = open(schema, {
+          connectionString: proxy.url,
+          retry: { attempts: 4, baseDelayMs: 1, maxDelayMs: 1 },
+        });
+        await provider.append('c', user('first'));
+        proxy.cutNextCommit({ thenRefuse: true });
+        const failed = await provider.append('c', user('unknown')).catch((error: unknown) => error);
+        proxy.heal();
+        expect(ContextError.isInstance(failed, 'commit_unknown')).toBe(true);
+        expect((failed as ContextError).details).toMatchObject({
+          operation: 'append to conversation "c"',
+          attempts: 4,
+        });
+        expect((failed as ContextError).message).toContain('whether it was stored is unknown');
+        // It was stored (the server answered the COMMIT): the error said it might be.
+        expect(await contents(provider, 'c')).toEqual(['first', 'unknown']);
+      } finally {
+        await proxy.close();
+      }
+    });
+
     it('an append whose server process is killed during its COMMIT is found missing and run again, once', async () => {
       const schema = await newSchema();
       const provider = open(schema);
