@@ -39,8 +39,20 @@ export type InvalidOptionCode =
 /** Codes of `BudgetError`: a malformed budget, or a prompt that cannot fit one. */
 export type BudgetCode = 'invalid_budget' | 'budget_exceeded';
 
-/** Codes of `StorageError`: what a store could not do, or found broken or missing. */
-export type StorageCode = 'storage_failed' | 'corrupt_row' | 'closed' | 'unknown_ref';
+/**
+ * Codes of `StorageError`: what a store could not do, or found broken or missing.
+ * `storage_unavailable`: the database stayed busy, in conflict or unreachable through every
+ * attempt; `commit_unknown`: the connection was lost while a write was committing, and whether
+ * it was stored could not be established; `statement_timeout`: a statement ran past its limit.
+ */
+export type StorageCode =
+  | 'storage_failed'
+  | 'storage_unavailable'
+  | 'commit_unknown'
+  | 'statement_timeout'
+  | 'corrupt_row'
+  | 'closed'
+  | 'unknown_ref';
 
 /** Options of a {@link ContextError}. */
 export interface ContextErrorOptions<Code extends string = ContextErrorCode> {

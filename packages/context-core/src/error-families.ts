@@ -91,11 +91,17 @@ export class BudgetError extends ContextError<BudgetCode> {
   }
 }
 
-/** What a store could not do (`storage_failed`, `closed`), found broken or could not find. */
+/**
+ * What a store could not do (`storage_failed`, `storage_unavailable`, `commit_unknown`,
+ * `statement_timeout`, `closed`), found broken or could not find.
+ */
 export class StorageError extends ContextError<StorageCode> {
   /** The codes of this family. */
   static readonly codes: readonly StorageCode[] = Object.freeze([
     'storage_failed',
+    'storage_unavailable',
+    'commit_unknown',
+    'statement_timeout',
     'corrupt_row',
     'closed',
     'unknown_ref',

@@ -7,6 +7,7 @@ import {
   readPageOptions,
 } from '@ctxkit/context-core';
 import type { Kysely } from 'kysely';
+import { inTransaction } from './in-transaction.js';
 import { lockConversation } from './lock-conversation.js';
 import { partnersBeforePage } from './partners-before-page.js';
 import { SOURCE } from './provider-source.js';
@@ -16,14 +17,15 @@ import { fromHistoryRows } from './stored-message.js';
 
 /**
  * Marks every active message of a conversation with a new archive id, under the conversation's
- * lock so that no append lands half inside it. Deletes nothing.
+ * lock so that no append lands half inside it. Deletes nothing. When `db` is already a
+ * transaction, runs in it.
  */
 export async function archiveConversation(
   db: Kysely<ProviderTables>,
   conversationId: string,
 ): Promise<{ archiveId: string; count: number }> {
   const archiveId = crypto.randomUUID();
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     await lockConversation(trx, conversationId, 0);
     const result = await trx
       .updateTable('history')

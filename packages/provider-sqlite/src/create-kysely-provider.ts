@@ -20,7 +20,7 @@ import {
   type TokenCounter,
 } from '@ctxkit/context-core';
 import { createTiktokenCounter } from '@ctxkit/token-counters';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { appendMessages } from './append-messages.js';
 import {
   archiveConversation,
@@ -29,6 +29,8 @@ import {
   readArchive,
   readArchivePage,
 } from './archive-history.js';
+import { appendWasStored, archiveWasStored } from './confirm-commit.js';
+import { isStatementTimeout } from './database-failure.js';
 import { dialectOf } from './dialect-of.js';
 import { listEvents, listEventsPage, recordEvent } from './event-log.js';
 import { createHistoryTransaction, type HistoryTransaction } from './history-transaction.js';
@@ -37,6 +39,9 @@ import { migrateProvider } from './provider-migrations.js';
 import { SOURCE } from './provider-source.js';
 import type { ProviderTables } from './provider-tables.js';
 import { readHistory } from './read-history.js';
+import { type RetryOptions, type RetryPolicy, resolveRetryPolicy } from './retry-policy.js';
+import { type ConfirmCommit, retryTransient } from './retry-transient.js';
+import { runUnit, type UnitKind, type UnitSettings } from './run-unit.js';
 
 /** Options of {@link createKyselyProvider}. */
 export interface KyselyProviderOptions<Database = unknown> {
@@ -48,15 +53,52 @@ export interface KyselyProviderOptions<Database = unknown> {
    * @default `createTiktokenCounter('o200k_base')`
    */
   counter?: TokenCounter;
+  /**
+   * How a transaction that failed for a transient reason (SQLite busy or locked, a PostgreSQL
+   * serialization failure or deadlock, a refused or lost connection) is run again; `false` runs
+   * every transaction once. See {@link RetryOptions}.
+   *
+   * @default `{ attempts: 8, baseDelayMs: 100, maxDelayMs: 5000, maxElapsedMs: 30000 }`
+   */
+  retry?: RetryOptions | false;
+  /**
+   * PostgreSQL only: the longest a statement of the provider may run, in milliseconds, set with
+   * `SET LOCAL statement_timeout` in each of its transactions (so it never leaks to other users
+   * of the pool). A statement cancelled for it fails with `statement_timeout`.
+   *
+   * @default `undefined`: the server's own `statement_timeout`
+   */
+  statementTimeoutMs?: number;
+}
+
+/** What both factories pass to {@link createProvider}. Not part of the public API. */
+export interface ProviderSettings {
+  /** The counter option, checked here. */
+  readonly counter: TokenCounter | undefined;
+  /** The retry option, checked here. */
+  readonly retry: RetryOptions | false | undefined;
+  /** The statement timeout option, checked here. */
+  readonly statementTimeoutMs: number | undefined;
+  /** Called once on close, after pending work. */
+  readonly release: () => Promise<void>;
 }
 
 /**
  * A {@link HistoryStore}, {@link EventStore} and {@link LastPromptStore} on SQL tables. Every
  * message is stored once and never changed except to be archived; every method is safe to call
- * concurrently, from one process or several. Errors are ContextErrors from `provider-sqlite`:
- * `invalid_message`, `invalid_stored_prompt` and `invalid_option` before anything is written,
- * `invalid_cursor` before a paged read given a cursor of another listing, `corrupt_row` naming the row that cannot be read, `storage_failed` (with the database error as
- * `cause`) when the database fails, and `closed` after {@link KyselyProvider.close}.
+ * concurrently, from one process or several. Each method is one transaction, run again (whole)
+ * after a transient failure, as the `retry` option says. Errors are ContextErrors from
+ * `provider-sqlite`: `invalid_message`, `invalid_stored_prompt` and `invalid_option` before
+ * anything is written; `invalid_cursor` before a paged read given a cursor of another
+ * listing; `corrupt_row` naming the row that cannot be read; `storage_unavailable`
+ * when a transient failure outlasts the retries (`details`: `operation`, `failure`, `attempts`,
+ * `elapsedMs`; the last database error as `cause`); `commit_unknown` when the connection was
+ * lost during a COMMIT whose outcome the provider cannot establish (see
+ * {@link KyselyProvider.transaction}); `statement_timeout` when PostgreSQL cancelled a statement
+ * for running too long; `storage_failed` (with the database error as `cause`) when the database
+ * fails otherwise; and `closed` after {@link KyselyProvider.close}. An append or archive whose
+ * COMMIT outcome is unknown is looked for once the server answers again, and run again only
+ * when it was not stored, so a message is never stored twice.
  */
 export interface KyselyProvider extends HistoryStore, EventStore, LastPromptStore {
   /**
@@ -73,6 +115,10 @@ export interface KyselyProvider extends HistoryStore, EventStore, LastPromptStor
    * `storage_failed`, with it as `cause`). Through {@link createSqliteProvider} the transaction
    * holds the write lock from its start. `work` must use only what it is given until it settles:
    * on SQLite the provider's other methods and `db` would wait for the transaction's connection.
+   * After a transient failure the whole transaction is rolled back and `work` is called again
+   * (see the `retry` option), so `work` must not do anything outside the database that cannot
+   * be done twice. When the connection is lost while it commits, the provider cannot tell
+   * whether your writes were stored, and rejects with `commit_unknown`.
    *
    * @example
    * ```ts
@@ -86,6 +132,8 @@ export interface KyselyProvider extends HistoryStore, EventStore, LastPromptStor
    * @returns what `work` resolved to, once committed
    * @throws StorageError (`storage_failed`) when `work` throws an error that is not a ContextError,
    *   or the database fails; a ContextError `work` throws is passed on as it is
+   * @throws StorageError (`storage_unavailable`) when a transient failure outlasts the retries
+   * @throws StorageError (`commit_unknown`) when the connection was lost while committing
    */
   transaction<Result>(work: (transaction: HistoryTransaction) => Promise<Result>): Promise<Result>;
   /**
@@ -116,36 +164,75 @@ export interface KyselyProvider extends HistoryStore, EventStore, LastPromptStor
  * migrations as {@link createSqliteProvider}, for users who outgrow one machine. The schema is
  * created or upgraded on first use. Throws a ContextError (`invalid_option`) for another dialect.
  *
- * @param options - the Kysely instance, and the counter
+ * @example
+ * ```ts
+ * const pool = new pg.Pool({ connectionString, max: 10 });
+ * pool.on('error', () => {}); // an idle connection lost: the pool replaces it
+ * const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
+ * const provider = createKyselyProvider({ db, statementTimeoutMs: 10_000, retry: { attempts: 10 } });
+ * ```
+ *
+ * @param options - the Kysely instance, the counter, the retry policy and the statement timeout
  * @returns the provider; it never closes `db`
  * @throws InvalidOptionError (`invalid_option`) for a dialect other than SQLite and PostgreSQL,
- *   or a `counter` that is not a TokenCounter
+ *   a `counter` that is not a TokenCounter, a malformed `retry`, or a `statementTimeoutMs` that
+ *   is not a positive whole number or is given for SQLite
  */
 export function createKyselyProvider<Database>(
   options: KyselyProviderOptions<Database>,
 ): KyselyProvider {
   const settings = Object.freeze({ ...options });
-  dialectOf(settings.db as Kysely<unknown>);
-  return createProvider(settings.db, settings.counter, async () => {});
+  const dialect = dialectOf(settings.db as Kysely<unknown>);
+  if (settings.statementTimeoutMs !== undefined && dialect !== 'postgres') {
+    throw new InvalidOptionError({
+      code: 'invalid_option',
+      source: SOURCE,
+      message:
+        'Option statementTimeoutMs applies to PostgreSQL only: SQLite has no statement timeout (its busy timeout bounds the wait for a lock).',
+      details: { option: 'statementTimeoutMs' },
+    });
+  }
+  return createProvider(settings.db, {
+    counter: settings.counter,
+    retry: settings.retry,
+    statementTimeoutMs: settings.statementTimeoutMs,
+    release: async () => {},
+  });
 }
 
 /**
- * The provider over `db`, calling `release` once on close. Shared by both factories; not part
- * of the public API.
+ * The provider over `database`, with the given settings. Shared by both factories; not part of
+ * the public API.
  */
 export function createProvider<Database>(
   database: Kysely<Database>,
-  counterOption: TokenCounter | undefined,
-  release: () => Promise<void>,
+  settings: ProviderSettings,
 ): KyselyProvider {
   const db = database as unknown as Kysely<ProviderTables>;
-  const counter = counterOption ?? createTiktokenCounter('o200k_base');
+  const counter = settings.counter ?? createTiktokenCounter('o200k_base');
   assertCounter(counter);
+  const policy: RetryPolicy = resolveRetryPolicy(settings.retry);
+  assertStatementTimeout(settings.statementTimeoutMs);
+  const unitSettings: UnitSettings = Object.freeze({
+    dialect: dialectOf(db as Kysely<unknown>),
+    statementTimeoutMs: settings.statementTimeoutMs,
+  });
+  const release = settings.release;
   let migrated: Promise<void> | undefined;
   let closing: Promise<void> | undefined;
   const pending = new Set<Promise<unknown>>();
 
-  const run = <Result>(what: string, work: () => Promise<Result>): Promise<Result> => {
+  /**
+   * Runs one method: its work as one unit (see `runUnit`), after the migrations, run again
+   * after transient failures; `confirm` tells whether a write whose commit was cut off was
+   * stored.
+   */
+  const run = <Result>(
+    what: string,
+    kind: UnitKind,
+    work: (db: Kysely<ProviderTables>) => Promise<Result>,
+    confirm?: (trx: Kysely<ProviderTables>, result: Result) => Promise<boolean | undefined>,
+  ): Promise<Result> => {
     if (closing) {
       return Promise.reject(
         new StorageError({
@@ -155,14 +242,21 @@ export function createProvider<Database>(
         }),
       );
     }
-    const task = (async () => {
-      migrated ??= migrateProvider(db).catch((error: unknown) => {
-        migrated = undefined;
-        throw error;
-      });
-      await migrated;
-      return work();
-    })().catch((error: unknown) => {
+    const check: ConfirmCommit<Result> | undefined =
+      confirm && ((result) => runUnit(db, 'write', unitSettings, (trx) => confirm(trx, result)));
+    const task = retryTransient(
+      policy,
+      what,
+      async () => {
+        migrated ??= migrateProvider(db).catch((error: unknown) => {
+          migrated = undefined;
+          throw error;
+        });
+        await migrated;
+        return runUnit(db, kind, unitSettings, work);
+      },
+      check,
+    ).catch((error: unknown) => {
       throw storageFailure(what, error);
     });
     pending.add(task);
@@ -176,8 +270,11 @@ export function createProvider<Database>(
     counter,
     append(conversationId: string, messages: Message | readonly Message[]): Promise<Message[]> {
       return guardConversation(conversationId, () =>
-        run(`append to conversation ${JSON.stringify(conversationId)}`, () =>
-          appendMessages(db, counter, conversationId, messages),
+        run(
+          `append to conversation ${JSON.stringify(conversationId)}`,
+          'write',
+          (unit) => appendMessages(unit, counter, conversationId, messages),
+          (trx, appended) => appendWasStored(trx, conversationId, appended),
         ),
       );
     },
@@ -186,29 +283,32 @@ export function createProvider<Database>(
         const { limit, maxTokens } = historyOptions;
         if (limit !== undefined) assertValidLimit(limit, SOURCE);
         if (maxTokens !== undefined) assertValidMaxTokens(maxTokens, SOURCE);
-        return run(`read conversation ${JSON.stringify(conversationId)}`, () =>
-          readHistory(db, conversationId, { limit, maxTokens }),
+        return run(`read conversation ${JSON.stringify(conversationId)}`, 'read', (unit) =>
+          readHistory(unit, conversationId, { limit, maxTokens }),
         );
       });
     },
     archive(conversationId: string): Promise<{ archiveId: string; count: number }> {
       return guardConversation(conversationId, () =>
-        run(`archive conversation ${JSON.stringify(conversationId)}`, () =>
-          archiveConversation(db, conversationId),
+        run(
+          `archive conversation ${JSON.stringify(conversationId)}`,
+          'write',
+          (unit) => archiveConversation(unit, conversationId),
+          (trx, archived) => archiveWasStored(trx, conversationId, archived),
         ),
       );
     },
     listArchives(conversationId: string): Promise<ArchiveInfo[]> {
       return guardConversation(conversationId, () =>
-        run(`list the archives of conversation ${JSON.stringify(conversationId)}`, () =>
-          listArchives(db, conversationId),
+        run(`list the archives of conversation ${JSON.stringify(conversationId)}`, 'read', (unit) =>
+          listArchives(unit, conversationId),
         ),
       );
     },
     getArchive(conversationId: string, archiveId: string): Promise<Message[]> {
       return guardConversation(conversationId, () =>
-        run(`read archive ${JSON.stringify(archiveId)}`, () =>
-          readArchive(db, conversationId, archiveId),
+        run(`read archive ${JSON.stringify(archiveId)}`, 'read', (unit) =>
+          readArchive(unit, conversationId, archiveId),
         ),
       );
     },
@@ -217,8 +317,10 @@ export function createProvider<Database>(
       pageOptions?: PageOptions,
     ): Promise<Page<ArchiveInfo>> {
       return guardConversation(conversationId, () =>
-        run(`list a page of the archives of conversation ${JSON.stringify(conversationId)}`, () =>
-          listArchivesPage(db, conversationId, pageOptions),
+        run(
+          `list a page of the archives of conversation ${JSON.stringify(conversationId)}`,
+          'read',
+          (unit) => listArchivesPage(unit, conversationId, pageOptions),
         ),
       );
     },
@@ -228,44 +330,55 @@ export function createProvider<Database>(
       pageOptions?: PageOptions,
     ): Promise<Page<Message>> {
       return guardConversation(conversationId, () =>
-        run(`read a page of archive ${JSON.stringify(archiveId)}`, () =>
-          readArchivePage(db, conversationId, archiveId, pageOptions),
+        run(`read a page of archive ${JSON.stringify(archiveId)}`, 'read', (unit) =>
+          readArchivePage(unit, conversationId, archiveId, pageOptions),
         ),
       );
     },
     transaction<Result>(
       work: (transaction: HistoryTransaction) => Promise<Result>,
     ): Promise<Result> {
-      return run('run a transaction', () =>
-        db.transaction().execute((trx) => work(createHistoryTransaction(trx, counter))),
+      return run('run a transaction', 'transaction', (trx) =>
+        work(createHistoryTransaction(trx as Transaction<ProviderTables>, counter)),
       );
     },
     record(event: ContextEvent): Promise<void> {
-      return run(`record event ${JSON.stringify(event?.type)}`, () => recordEvent(db, event));
+      return run(`record event ${JSON.stringify(event?.type)}`, 'write', (unit) =>
+        recordEvent(unit, event),
+      );
     },
     listEvents(
       conversationId?: string,
       listOptions: ListEventsOptions = {},
     ): Promise<ContextEvent[]> {
-      return run('list events', () => listEvents(db, conversationId, listOptions));
+      return run('list events', 'read', (unit) => listEvents(unit, conversationId, listOptions));
     },
     listEventsPage(
       conversationId?: string,
       pageOptions?: ListEventsPageOptions,
     ): Promise<Page<ContextEvent>> {
-      return run('list a page of events', () => listEventsPage(db, conversationId, pageOptions));
+      return run('list a page of events', 'read', (unit) =>
+        listEventsPage(unit, conversationId, pageOptions),
+      );
     },
     getLastPrompt(conversationId: string): Promise<StoredPrompt | undefined> {
       return guardConversation(conversationId, () =>
-        run(`read the last prompt of conversation ${JSON.stringify(conversationId)}`, () =>
-          readLastPrompt(db, conversationId),
+        run(
+          `read the last prompt of conversation ${JSON.stringify(conversationId)}`,
+          'read',
+          (unit) => readLastPrompt(unit, conversationId),
         ),
       );
     },
     putLastPrompt(conversationId: string, prompt: StoredPrompt): Promise<void> {
       return guardConversation(conversationId, () =>
-        run(`store the last prompt of conversation ${JSON.stringify(conversationId)}`, () =>
-          writeLastPrompt(db, conversationId, prompt),
+        // Replacing the row with the same prompt twice leaves it as once: a put whose commit was
+        // cut off is simply run again.
+        run(
+          `store the last prompt of conversation ${JSON.stringify(conversationId)}`,
+          'write',
+          (unit) => writeLastPrompt(unit, conversationId, prompt),
+          async () => false,
         ),
       );
     },
@@ -312,9 +425,35 @@ function assertCounter(counter: TokenCounter): void {
   }
 }
 
-/** A ContextError stays as it is; anything else the database threw becomes `storage_failed`. */
+function assertStatementTimeout(statementTimeoutMs: number | undefined): void {
+  if (
+    statementTimeoutMs !== undefined &&
+    (!Number.isSafeInteger(statementTimeoutMs) || statementTimeoutMs < 1)
+  ) {
+    throw new InvalidOptionError({
+      code: 'invalid_option',
+      source: SOURCE,
+      message: `Option statementTimeoutMs must be a whole number of milliseconds of at least 1, got ${String(statementTimeoutMs)}.`,
+      details: { option: 'statementTimeoutMs' },
+    });
+  }
+}
+
+/**
+ * A ContextError stays as it is; a statement PostgreSQL cancelled for its timeout becomes
+ * `statement_timeout`; anything else the database threw becomes `storage_failed`.
+ */
 function storageFailure(what: string, error: unknown): unknown {
   if (ContextError.isInstance(error)) return error;
+  if (isStatementTimeout(error)) {
+    return new StorageError({
+      code: 'statement_timeout',
+      source: SOURCE,
+      message: `Could not ${what}: a statement ran past the statement timeout and was cancelled (${error instanceof Error ? error.message : String(error)}).`,
+      details: { operation: what },
+      cause: error,
+    });
+  }
   return new StorageError({
     code: 'storage_failed',
     source: SOURCE,

@@ -5,6 +5,7 @@ import { createProvider, type KyselyProvider } from './create-kysely-provider.js
 import { createImmediateSqliteDialect } from './immediate-sqlite-dialect.js';
 import { SOURCE } from './provider-source.js';
 import type { ProviderTables } from './provider-tables.js';
+import { type RetryOptions, resolveRetryPolicy } from './retry-policy.js';
 import type { SqliteDatabase } from './sqlite-database.js';
 
 /** Options of {@link createSqliteProvider}: give exactly one of `filename` and `database`. */
@@ -28,11 +29,20 @@ export interface SqliteProviderOptions {
    */
   counter?: TokenCounter;
   /**
-   * How long, in milliseconds, to wait for another connection's lock.
+   * How long, in milliseconds, SQLite itself waits for another connection's lock before a
+   * statement fails with SQLITE_BUSY (which `retry` then runs again, whole). One writer at a
+   * time holds a file's write lock; readers never wait in WAL mode.
    *
    * @default 5000
    */
   busyTimeoutMs?: number;
+  /**
+   * How a transaction that failed with SQLITE_BUSY or SQLITE_LOCKED is run again; `false` runs
+   * every transaction once. See {@link RetryOptions}.
+   *
+   * @default `{ attempts: 8, baseDelayMs: 100, maxDelayMs: 5000, maxElapsedMs: 30000 }`
+   */
+  retry?: RetryOptions | false;
 }
 
 /**
@@ -51,7 +61,8 @@ export interface SqliteProviderOptions {
  * const history = await provider.getHistory('c1', { limit: 50 });
  * ```
  *
- * @param options - the file or the open database, the counter and the busy timeout
+ * @param options - the file or the open database, the counter, the busy timeout and the retry
+ *   policy
  * @returns the provider
  * @throws InvalidOptionError (`invalid_option`) for missing, conflicting or malformed options, or
  *   when `filename` is given and better-sqlite3 cannot be loaded
@@ -59,6 +70,8 @@ export interface SqliteProviderOptions {
  */
 export function createSqliteProvider(options: SqliteProviderOptions): KyselyProvider {
   const settings = Object.freeze({ ...options });
+  resolveRetryPolicy(settings.retry); // checked before the file is opened
+
   const busyTimeoutMs = settings.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT;
   if (!Number.isInteger(busyTimeoutMs) || busyTimeoutMs < 0) {
     invalidOption(
@@ -102,10 +115,15 @@ export function createSqliteProvider(options: SqliteProviderOptions): KyselyProv
     });
   }
   const db = new Kysely<ProviderTables>({ dialect: createImmediateSqliteDialect(database) });
-  return createProvider(db, settings.counter, async () => {
-    if (!owned) return;
-    await db.destroy();
-    database.close();
+  return createProvider(db, {
+    counter: settings.counter,
+    retry: settings.retry,
+    statementTimeoutMs: undefined,
+    release: async () => {
+      if (!owned) return;
+      await db.destroy();
+      database.close();
+    },
   });
 }
 

@@ -25,4 +25,5 @@ export type {
   ToolOutputsTable,
   ToolPartKind,
 } from './provider-tables.js';
+export type { RetryOptions } from './retry-policy.js';
 export type { SqliteDatabase, SqliteStatement } from './sqlite-database.js';

@@ -19,6 +19,14 @@ describe('createSqliteProvider options', () => {
       'a counter without a name',
       { filename: ':memory:', counter: { count: () => 1 } as unknown as TokenCounter },
     ],
+    ['retry true', { filename: ':memory:', retry: true as unknown as false }],
+    ['zero retry attempts', { filename: ':memory:', retry: { attempts: 0 } }],
+    ['a negative retry delay', { filename: ':memory:', retry: { baseDelayMs: -1 } }],
+    ['a fractional longest retry wait', { filename: ':memory:', retry: { maxDelayMs: 2.5 } }],
+    [
+      'a retry time that is not a number',
+      { filename: ':memory:', retry: { maxElapsedMs: '10' as unknown as number } },
+    ],
   ])('rejects %s with invalid_option', (_name, options) => {
     let caught: unknown;
     try {
@@ -28,6 +36,17 @@ describe('createSqliteProvider options', () => {
     }
     expect(ContextError.isInstance(caught, 'invalid_option')).toBe(true);
     expect((caught as ContextError).source).toBe('provider-sqlite');
+  });
+
+  it('names the retry field it rejects, before opening the file', () => {
+    const filename = join(tempDatabasePath(), 'no-such-folder', 'history.db');
+    expect(() => createSqliteProvider({ filename, retry: { attempts: 0 } })).toThrowError(
+      expect.objectContaining({
+        code: 'invalid_option',
+        message: expect.stringContaining('retry.attempts must be a whole number of at least 1'),
+        details: { option: 'retry.attempts' },
+      }),
+    );
   });
 
   it('names the file it cannot open', () => {

@@ -33,12 +33,13 @@ describe('createSqliteProvider: transaction across connections', () => {
   it('holds the write lock from its start: no other connection writes until it ends', async () => {
     const filename = tempDatabasePath();
     const provider = createSqliteProvider({ filename, counter });
-    const other = createSqliteProvider({ filename, counter, busyTimeoutMs: 0 });
+    const other = createSqliteProvider({ filename, counter, busyTimeoutMs: 0, retry: false });
     await other.append('c', user('before'));
     await provider.transaction(async () => {
       await expect(other.append('c', user('during'))).rejects.toMatchObject({
-        code: 'storage_failed',
+        code: 'storage_unavailable',
         message: expect.stringContaining('database is locked'),
+        details: expect.objectContaining({ failure: 'busy', attempts: 1 }),
       });
     });
     await other.append('c', user('after'));

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,6 +8,16 @@ import { delimiter, join } from 'node:path';
 export interface PostgresCluster {
   /** Connection string of its `postgres` database, as the `postgres` superuser (trust auth). */
   url: string;
+  /**
+   * Stops the server at once (`pg_ctl stop -m immediate`, as a crash of the server would),
+   * keeping its files; resolves once it is down.
+   */
+  kill(): Promise<void>;
+  /**
+   * Starts the server again on the same files and port, after {@link PostgresCluster.kill};
+   * resolves once it accepts connections (after its crash recovery).
+   */
+  restart(): Promise<void>;
   /** Stops the server at once and removes its files. */
   stop(): void;
 }
@@ -31,7 +41,8 @@ export function findPostgresBin(): string | undefined {
 
 /**
  * Creates a cluster in a new temporary folder (no fsync, trust auth, UTF-8) and starts it on a
- * free loopback port, with its socket in that folder. initdb refuses to run as root, so as root
+ * free loopback port, with its socket in that folder. Without fsync, a killed server's committed
+ * transactions survive in the operating system's cache, which is all a kill test needs. initdb refuses to run as root, so as root
  * the server runs as the `postgres` user through `runuser`.
  */
 export async function startPostgresCluster(bin: string): Promise<PostgresCluster> {
@@ -44,6 +55,26 @@ export async function startPostgresCluster(bin: string): Promise<PostgresCluster
       stdio: 'pipe',
       timeout: 60_000,
     });
+  // Without blocking the event loop, so that clients see the server go and come back.
+  const runAsync = (tool: string, args: string[]) =>
+    new Promise<void>((resolve, reject) =>
+      execFile(
+        asServer.command,
+        [...asServer.prefix, join(bin, tool), ...args],
+        { timeout: 60_000 },
+        (error) => (error ? reject(error) : resolve()),
+      ),
+    );
+  const startArgs = [
+    '-D',
+    data,
+    '-l',
+    join(folder, 'log'),
+    '-w',
+    '-o',
+    `-p ${port} -c listen_addresses=127.0.0.1 -k ${folder} -c fsync=off -c full_page_writes=off`,
+    'start',
+  ];
   try {
     run('initdb', [
       '-D',
@@ -57,25 +88,21 @@ export async function startPostgresCluster(bin: string): Promise<PostgresCluster
       'UTF8',
       '--locale=C.UTF-8',
     ]);
-    run('pg_ctl', [
-      '-D',
-      data,
-      '-l',
-      join(folder, 'log'),
-      '-w',
-      '-o',
-      `-p ${port} -c listen_addresses=127.0.0.1 -k ${folder} -c fsync=off -c full_page_writes=off`,
-      'start',
-    ]);
+    run('pg_ctl', startArgs);
   } catch (error) {
     rmSync(folder, { recursive: true, force: true });
     throw error;
   }
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    kill: () => runAsync('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']),
+    restart: () => runAsync('pg_ctl', startArgs),
     stop() {
       try {
-        run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+        // After kill() without restart() there is no server left to stop.
+        if (existsSync(join(data, 'postmaster.pid'))) {
+          run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+        }
       } finally {
         rmSync(folder, { recursive: true, force: true });
       }
