@@ -59,8 +59,10 @@ export function createPgBossTaskQueue<Database>(
   boss.on('error', (error: Error) => options.onError?.(error));
   const jobOptions: PgBoss.SendOptions = {
     expireInSeconds,
-    // Every lapsed lease is a retry; the claim after the last one fails the task itself.
-    retryLimit: maxAttempts,
+    // pg-boss counts every fetch, also one whose claim never committed (its worker died or lost
+    // its connection in between); the tasks table counts committed claims only. So pg-boss never
+    // gives a job up on its own, and the claim after the last lapsed lease fails the task itself.
+    retryLimit: RETRIES_OUT_OF_REACH,
     retryDelay: 0,
   };
 
@@ -326,6 +328,9 @@ interface JobData {
 type PgTaskTable = TaskTable & { job_id: string | null };
 
 type PgTaskDatabase = { tasks: PgTaskTable };
+
+/** A pg-boss retry limit no job reaches (its column is a 32-bit integer). */
+const RETRIES_OUT_OF_REACH = 2_000_000_000;
 
 /** First key of the worker's advisory locks, so they never meet another application's. */
 const LOCK_SPACE = 0x63746b71;

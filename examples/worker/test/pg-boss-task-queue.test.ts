@@ -1,8 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import PgBoss from 'pg-boss';
 import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
-import { createPgBossTaskQueue } from '../src/pg-boss-task-queue.js';
+import { createPgBossTaskQueue, TASK_JOB_QUEUE } from '../src/pg-boss-task-queue.js';
 import { createPostgresPool } from '../src/postgres-pool.js';
 import type { Task, TaskQueue } from '../src/task-queue.js';
 
@@ -53,7 +54,7 @@ describe.skipIf(url === '')(
         });
         return queue;
       };
-      return { queue: connect(), connect };
+      return { queue: connect(), connect, connectionString };
     };
 
     /** Claims until a task comes (an expired job is handed out again once maintenance has run). */
@@ -118,6 +119,22 @@ describe.skipIf(url === '')(
         error:
           'The lease lapsed 2 times: every worker that claimed this task stopped before finishing it.',
       });
+    });
+
+    it('counts only claims that committed: jobs fetched by workers that died before claiming never use up the task', async () => {
+      const { queue, connectionString } = await setup();
+      const task = await queue.enqueue('c', 'question');
+      // A worker that dies between pg-boss's fetch and the claim's transaction: the job goes
+      // active and expires, the task row never changes. Three times, one more than maxAttempts.
+      const dying = new PgBoss({ connectionString, max: 1, schedule: false, supervise: false });
+      dying.on('error', () => undefined);
+      await dying.start();
+      cleanups.push(() => dying.stop({ graceful: false, close: true }));
+      for (let fetched = 0; fetched < 3; ) {
+        fetched += (await dying.fetch(TASK_JOB_QUEUE)).length;
+        await sleep(100);
+      }
+      expect(await claimEventually(queue, 'w1')).toMatchObject({ id: task.id, attempts: 1 });
     });
 
     it('gives a released task back at once, first in its conversation', async () => {
