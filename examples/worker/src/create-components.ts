@@ -57,7 +57,7 @@ export interface WorkerComponents extends ProcessTaskComponents {
   readonly store: KyselyProvider;
   /** Counts every token: the manager's counter. */
   readonly counter: TokenCounter;
-  /** The `tool_outputs` table in the same file, when offloading is on (`CTX_OFFLOAD`). */
+  /** The `tool_outputs` table in the same database, when offloading is on (`CTX_OFFLOAD`). */
   readonly toolOutputs?: ToolOutputStore;
   /** Stops the queue and closes the database. */
   close(): Promise<void>;

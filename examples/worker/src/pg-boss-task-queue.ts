@@ -51,8 +51,8 @@ export function createPgBossTaskQueue<Database>(
     connectionString: options.connectionString,
     max: checkWhole('poolMax', options.poolMax ?? 2, 1),
     application_name: 'ctxkit-worker-queue',
-    // Expired jobs are found by pg-boss's maintenance: run it twice per lease, so a dead
-    // worker's task waits at most one and a half leases.
+    // Expired jobs are found by pg-boss's maintenance: run it every half lease (at least every
+    // second), so a dead worker's task waits about one and a half leases.
     maintenanceIntervalSeconds: Math.max(1, Math.floor(expireInSeconds / 2)),
     schedule: false,
   });
