@@ -5,8 +5,8 @@
  * test to kill it there:
  * - `model`: at the second model call (after a tool round ran) of its `FLEET_HOLD_TASK`-th task
  *   (1 first), or of the first later task that has one;
- * - `store`: inside the transaction that stores the turn of its `FLEET_HOLD_TASK`-th task and
- *   marks it done, once both writes were made and before it commits.
+ * - `store`: inside the transaction that stores the turn of the `FLEET_HOLD_TASK`-th task it
+ *   completes and marks it done, once both writes were made and before it commits.
  * SIGTERM stops it the way `cli run` stops.
  */
 import type { KyselyProvider } from '@ctxkit/provider-sqlite';
@@ -44,8 +44,9 @@ const holding: KyselyProvider = Object.freeze({
   transaction: ((work) =>
     store.transaction(async (transaction) => {
       const result = await work(transaction);
-      transactions += 1;
-      if (transactions === holdTask) await forever(tasksSeen.at(-1) ?? 0);
+      // A result means the lease still held: the task is marked done and its turn appended.
+      if (result !== undefined) transactions += 1;
+      if (result !== undefined && transactions === holdTask) await forever(tasksSeen.at(-1) ?? 0);
       return result;
     })) as KyselyProvider['transaction'],
 });
