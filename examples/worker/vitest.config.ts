@@ -3,5 +3,9 @@ import { sharedTestOptions, sourceResolution } from '../../vitest.shared.js';
 
 export default defineProject({
   ...sourceResolution,
-  test: { name: 'example-worker', ...sharedTestOptions },
+  test: {
+    name: 'example-worker',
+    ...sharedTestOptions,
+    globalSetup: ['./test/postgres-global-setup.ts'],
+  },
 });

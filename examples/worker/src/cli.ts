@@ -9,7 +9,7 @@
  */
 import { parseArgs } from 'node:util';
 import { ContextError } from '@ctxkit/context-core';
-import { loadConfig, SCRIPTED_MODEL } from './config.js';
+import { databaseLabel, loadConfig, SCRIPTED_MODEL } from './config.js';
 import { createComponents } from './create-components.js';
 import { inspectConversation } from './inspect-conversation.js';
 import { runWorker } from './worker.js';
@@ -22,7 +22,7 @@ const USAGE = `Usage:
     [--archives-after <cursor>]             the report prints the cursor of the next page of each
     [--events-after <cursor>]
 
-Settings come from the environment: CTX_DB, MAX_CONTEXT_TOKENS, MAX_CHARS_PER_MESSAGE, CTX_COMPRESSOR,
+Settings come from the environment: CTX_DB or CTXKIT_DATABASE_URL, MAX_CONTEXT_TOKENS, MAX_CHARS_PER_MESSAGE, CTX_COMPRESSOR,
 CTX_MODEL, OPENAI_BASE_URL, OPENAI_API_KEY, ... (see docs/run-the-worker.md).`;
 
 process.exitCode = await main(process.argv.slice(2));
@@ -112,7 +112,7 @@ async function run(
         ? ' (offline scripted model, no network)'
         : ` at ${config.openaiBaseUrl}`
     }, compressor ${config.compressor}, counter ${components.counter.name}, ` +
-      `MAX_CONTEXT_TOKENS=${config.maxContextTokens}, database ${config.databaseFile}${watch ? ', watching' : ''}`,
+      `MAX_CONTEXT_TOKENS=${config.maxContextTokens}, database ${databaseLabel(config)}${watch ? ', watching' : ''}`,
   );
   const summary = await runWorker({
     queue: components.queue,

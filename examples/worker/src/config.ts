@@ -15,8 +15,18 @@ export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 /** The worker's settings, read from the environment by {@link loadConfig}. */
 export interface WorkerConfig {
-  /** SQLite file holding history, events and tasks (`CTX_DB`). */
+  /** SQLite file holding history, events and tasks (`CTX_DB`); unused with {@link databaseUrl}. */
   readonly databaseFile: string;
+  /**
+   * PostgreSQL connection string (`CTXKIT_DATABASE_URL`, `postgres://` or `postgresql://`): when
+   * set, history, events and tasks live there and the task queue is pg-boss, so many workers on
+   * many machines share them; unset, the SQLite file `CTX_DB` is used.
+   */
+  readonly databaseUrl: string | undefined;
+  /** Connections each worker process opens at most for history, events and tasks on PostgreSQL (`CTX_DB_POOL_MAX`). */
+  readonly databasePoolMax: number;
+  /** Connections each worker process opens at most for pg-boss on PostgreSQL (`CTX_QUEUE_POOL_MAX`). */
+  readonly queuePoolMax: number;
   /**
    * The model's context window in tokens (`MAX_CONTEXT_TOKENS`); default the model
    * table's for `CTX_MODEL`, 8,000 for the scripted model.
@@ -46,7 +56,11 @@ export interface WorkerConfig {
   readonly autoResetThreshold: number;
   /** Whether large tool outputs are stored out of the history as summary + ref (`CTX_OFFLOAD`). */
   readonly offloadToolOutputs: boolean;
-  /** How long a claimed task stays ours without a renewal, in milliseconds (`CTX_LEASE_MS`). */
+  /**
+   * How long a claimed task stays ours without a renewal, in milliseconds (`CTX_LEASE_MS`). On
+   * PostgreSQL it is pg-boss's job expiry, whole seconds and fixed at the claim: a task must
+   * finish within it, or it is handed to another worker.
+   */
   readonly leaseMs: number;
   /** Claims a task may have before a lost lease fails it (`CTX_MAX_ATTEMPTS`). */
   readonly maxAttempts: number;
@@ -99,6 +113,9 @@ export function loadConfig(
         );
   const config: WorkerConfig = {
     databaseFile: read.text('CTX_DB', 'ctxkit-worker.sqlite'),
+    databaseUrl: read.postgresUrl('CTXKIT_DATABASE_URL'),
+    databasePoolMax: read.integer('CTX_DB_POOL_MAX', 4, 1),
+    queuePoolMax: read.integer('CTX_QUEUE_POOL_MAX', 2, 1),
     maxContextTokens,
     maxCharsPerMessage: read.integer('MAX_CHARS_PER_MESSAGE', 4000, 200),
     reserveTokens: read.integer(
@@ -140,6 +157,11 @@ export function loadConfig(
       `CTX_RESERVE_TOKENS must be below MAX_CONTEXT_TOKENS (${config.maxContextTokens}), got ${config.reserveTokens}.`,
     );
   }
+  if (config.databaseUrl !== undefined && config.leaseMs < 1000) {
+    problems.push(
+      `CTX_LEASE_MS must be at least 1000 with CTXKIT_DATABASE_URL (pg-boss expires jobs in whole seconds), got ${config.leaseMs}.`,
+    );
+  }
   if (problems.length > 0) {
     throw new InvalidOptionError({
       code: 'invalid_config',
@@ -149,6 +171,13 @@ export function loadConfig(
     });
   }
   return Object.freeze(config);
+}
+
+/** Where the worker keeps its data, for log lines: the SQLite file, or the PostgreSQL URL without its password. */
+export function databaseLabel(config: Pick<WorkerConfig, 'databaseFile' | 'databaseUrl'>): string {
+  return config.databaseUrl === undefined
+    ? config.databaseFile
+    : `${redactPassword(config.databaseUrl)} (PostgreSQL, pg-boss queue)`;
 }
 
 // --- internal helpers ---
@@ -239,9 +268,33 @@ class EnvironmentReader {
     return raw.replace(/\/+$/, '');
   }
 
+  /** A `postgres://` or `postgresql://` URL, or undefined when the variable is unset or blank. */
+  postgresUrl(name: string): string | undefined {
+    const raw = this.raw(name);
+    if (raw === undefined) return undefined;
+    let protocol: string | undefined;
+    try {
+      protocol = new URL(raw).protocol;
+    } catch {
+      protocol = undefined;
+    }
+    if (protocol !== 'postgres:' && protocol !== 'postgresql:') {
+      this.problems.push(
+        `${name} must be a postgres:// or postgresql:// connection string, got ${JSON.stringify(redactPassword(raw))}.`,
+      );
+      return undefined;
+    }
+    return raw;
+  }
+
   /** The trimmed value, or undefined when the variable is unset or blank. */
   private raw(name: string): string | undefined {
     const value = this.env[name]?.trim();
     return value === undefined || value === '' ? undefined : value;
   }
+}
+
+/** The text with the password of a `scheme://user:password@host` URL replaced by `***`, so errors can show it. */
+function redactPassword(text: string): string {
+  return text.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/]*:)[^@/]*@/i, '$1***@');
 }

@@ -50,6 +50,8 @@ export async function compareOffloading(
         ...config,
         offloadToolOutputs: offload,
         databaseFile: options.databaseFile(offload ? 'with' : 'without'),
+        // The comparison reads its two SQLite files back; CTXKIT_DATABASE_URL does not apply.
+        databaseUrl: undefined,
       }),
       print: quiet ? () => {} : print,
       ...(options.logger ? { logger: options.logger } : {}),

@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ContextError } from '@ctxkit/context-core';
 import type { KyselyProvider } from '@ctxkit/provider-sqlite';
+import { isConnectionLost } from './connection-lost.js';
 import {
   type ModelRequestRecord,
   type ProcessTaskComponents,
@@ -51,6 +52,10 @@ export interface WorkerSummary {
  * stored and the task is left to the worker that took it over. So a turn is stored at most once,
  * a stored turn always belongs to a done task, and a worker that dies at any point leaves the
  * turn stored and the task done, or neither.
+ *
+ * A lost database connection (PostgreSQL) is not the task's fault: the task is released (or, if
+ * even that fails, left to its lease), a claim that failed is tried again after `pollMs`, and the
+ * loop goes on.
  */
 export async function runWorker(options: WorkerOptions): Promise<WorkerSummary> {
   const { queue, components, settings, signal } = options;
@@ -58,11 +63,21 @@ export async function runWorker(options: WorkerOptions): Promise<WorkerSummary> 
   const { logger } = components;
   const summary: WorkerSummary = { claimed: 0, done: 0, failed: 0 };
 
+  const pause = () =>
+    sleep(settings.pollMs, undefined, signal ? { signal } : {}).catch(() => undefined);
   while (!signal?.aborted) {
-    const task = await queue.claim(workerId);
+    let task: Task | undefined;
+    try {
+      task = await queue.claim(workerId);
+    } catch (error) {
+      if (!isConnectionLost(error)) throw error;
+      logger.warn(`could not claim a task, will try again: ${describe(error)}`);
+      await pause();
+      continue;
+    }
     if (task === undefined) {
       if (!options.watch) break;
-      await sleep(settings.pollMs, undefined, signal ? { signal } : {}).catch(() => undefined);
+      await pause();
       continue;
     }
     summary.claimed += 1;
@@ -76,7 +91,7 @@ export async function runWorker(options: WorkerOptions): Promise<WorkerSummary> 
 
 // --- internal helpers ---
 
-type TaskResult = 'done' | 'failed' | 'lost' | 'released';
+type TaskResult = 'done' | 'failed' | 'lost' | 'released' | 'interrupted';
 
 async function runTask(task: Task, options: WorkerOptions): Promise<TaskResult> {
   const { queue, components, settings, signal } = options;
@@ -133,6 +148,15 @@ async function runTask(task: Task, options: WorkerOptions): Promise<TaskResult> 
       await queue.release(task);
       logger.info(`task ${task.id}: worker stopping; released the task for another worker`);
       return 'released';
+    }
+    if (isConnectionLost(error)) {
+      const released = await queue.release(task).catch(() => false);
+      logger.warn(
+        `task ${task.id}: the database connection was lost (${describe(error)}); ${
+          released ? 'released the task' : 'the task is left to its lease'
+        } for another attempt`,
+      );
+      return 'interrupted';
     }
     const message = describe(error);
     await queue.fail(task, message);

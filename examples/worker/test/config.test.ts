@@ -28,6 +28,33 @@ describe('loadConfig', () => {
     expect(Object.isFrozen(config)).toBe(true);
   });
 
+  it('uses PostgreSQL only when CTXKIT_DATABASE_URL is a postgres URL, and hides its password in errors', () => {
+    expect(loadConfig({})).toMatchObject({
+      databaseUrl: undefined,
+      databasePoolMax: 4,
+      queuePoolMax: 2,
+    });
+    expect(
+      loadConfig({
+        CTXKIT_DATABASE_URL: 'postgresql://ops:secret@db.internal:5432/ctxkit',
+        CTX_DB_POOL_MAX: '8',
+        CTX_QUEUE_POOL_MAX: '3',
+      }),
+    ).toMatchObject({
+      databaseUrl: 'postgresql://ops:secret@db.internal:5432/ctxkit',
+      databasePoolMax: 8,
+      queuePoolMax: 3,
+    });
+    expect(problemsOf({ CTXKIT_DATABASE_URL: 'mysql://ops:secret@db/ctxkit' })).toEqual([
+      'CTXKIT_DATABASE_URL must be a postgres:// or postgresql:// connection string, got "mysql://ops:***@db/ctxkit".',
+    ]);
+    expect(
+      problemsOf({ CTXKIT_DATABASE_URL: 'postgres://db/ctxkit', CTX_LEASE_MS: '500' }),
+    ).toEqual([
+      'CTX_LEASE_MS must be at least 1000 with CTXKIT_DATABASE_URL (pg-boss expires jobs in whole seconds), got 500.',
+    ]);
+  });
+
   it('offloads tool outputs unless CTX_OFFLOAD is off', () => {
     expect(loadConfig({}).offloadToolOutputs).toBe(true);
     expect(loadConfig({ CTX_OFFLOAD: 'off' }).offloadToolOutputs).toBe(false);
