@@ -46,27 +46,34 @@ async function runScale(options: ScaleOptions): Promise<void> {
     const postgres = backend === 'postgres' ? await startScalePostgres() : undefined;
     try {
       for (const size of options.sizes) {
-        records.push(await runOne(backend, size, options, postgres));
+        const record = await runOne(backend, size, options, postgres);
+        if (record !== undefined) records.push(record);
       }
     } finally {
       await postgres?.stop();
     }
   }
+  if (records.length === 0) return;
   printTable('Per-turn build against the floor, by stored history size', scaleTable(records));
   for (const line of growthLines(records)) console.log(line);
   writeScaleResults(records);
   console.log(`\nRecords written to ${SCALE_RESULTS}.`);
 }
 
-/** Seeds (unless cached), copies and measures one backend at one size. */
+/**
+ * Seeds one backend at one size unless cached, then (unless `--seed-only`) measures it on a
+ * fresh copy. Undefined when it was not measured: seeded only, or the measuring process failed
+ * (its error is printed, and the run goes on with the next size).
+ */
 async function runOne(
   backend: ScaleBackend,
   size: number,
   options: ScaleOptions,
   postgres: ScalePostgres | undefined,
-): Promise<ScaleRecord> {
+): Promise<ScaleRecord | undefined> {
   const label = `${backend} ${size.toLocaleString('en')}`;
-  const name = seededName(size);
+  const seeded = await ensureSeeded(size, label, postgres);
+  if (options.seedOnly) return undefined;
   const counts = turnCountsFor(size, options.turns);
   if (counts.turns < 30) {
     console.log(
@@ -76,28 +83,14 @@ async function runOne(
   let work: ScaleTarget;
   let cleanUp: () => Promise<void>;
   if (postgres === undefined) {
-    const seeded = join(SCALE_CACHE, `${name}.sqlite`);
-    if (!existsSync(seeded)) {
-      const partial = `${seeded}.partial`;
-      removeSqlite(partial);
-      seedInChild({ backend: 'sqlite', filename: partial }, size, label);
-      renameSync(partial, seeded);
-    }
-    const copy = join(SCALE_CACHE, 'work', `${name}.sqlite`);
+    const copy = join(SCALE_CACHE, 'work', `${seededName(size)}.sqlite`);
     removeSqlite(copy);
     copyFileSync(seeded, copy);
     work = { backend: 'sqlite', filename: copy };
     cleanUp = async () => removeSqlite(copy);
   } else {
-    if (!(await postgres.exists(name))) {
-      const partial = `${name}_partial`;
-      await postgres.create(partial);
-      seedInChild({ backend: 'postgres', url: postgres.url(partial) }, size, label);
-      await postgres.analyze(partial);
-      await postgres.rename(partial, name);
-    }
-    const copy = `${name}_work`;
-    await postgres.create(copy, name);
+    const copy = `${seeded}_work`;
+    await postgres.create(copy, seeded);
     work = { backend: 'postgres', url: postgres.url(copy) };
     cleanUp = () => postgres.drop(copy);
   }
@@ -109,9 +102,43 @@ async function runOne(
         `peak ${record.peakRssMb.toFixed(0)} MiB`,
     );
     return record;
+  } catch (error) {
+    console.log(`  not measured ${label}: ${(error as Error).message}`);
+    return undefined;
   } finally {
     await cleanUp();
   }
+}
+
+/**
+ * The cached store of `size` messages, seeded first when missing (into a partial file or
+ * database, renamed once complete, so an interrupted seeding is never taken for a cached one):
+ * its file name on SQLite (`postgres` undefined), its database name on PostgreSQL.
+ */
+async function ensureSeeded(
+  size: number,
+  label: string,
+  postgres: ScalePostgres | undefined,
+): Promise<string> {
+  const name = seededName(size);
+  if (postgres === undefined) {
+    const seeded = join(SCALE_CACHE, `${name}.sqlite`);
+    if (!existsSync(seeded)) {
+      const partial = `${seeded}.partial`;
+      removeSqlite(partial);
+      seedInChild({ backend: 'sqlite', filename: partial }, size, label);
+      renameSync(partial, seeded);
+    }
+    return seeded;
+  }
+  if (!(await postgres.exists(name))) {
+    const partial = `${name}_partial`;
+    await postgres.create(partial);
+    seedInChild({ backend: 'postgres', url: postgres.url(partial) }, size, label);
+    await postgres.analyze(partial);
+    await postgres.rename(partial, name);
+  }
+  return name;
 }
 
 /** Seeds `target` in a process of its own, printing its progress and how long it took. */

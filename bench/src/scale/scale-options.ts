@@ -8,6 +8,8 @@ export interface ScaleOptions {
   backends: ScaleBackend[];
   /** Timed turns of every size, instead of each size's default (see {@link turnCountsFor}). */
   turns?: number;
+  /** Seed the cache for the sizes and backends, measure nothing. */
+  seedOnly?: boolean;
 }
 
 /** Sizes run when `--sizes` is not given: 1,000,000 only when asked for. */
@@ -15,7 +17,7 @@ export const DEFAULT_SIZES = [1_000, 10_000, 100_000];
 
 /**
  * Parses `--sizes 1000,10k,1m`, `--backends sqlite,postgres` and `--turns 30` (each also as
- * `--name=value`).
+ * `--name=value`), and `--seed-only`.
  *
  * @throws Error naming the option and the value it could not use
  */
@@ -23,6 +25,10 @@ export function parseScaleOptions(args: readonly string[]): ScaleOptions {
   const options: ScaleOptions = { sizes: DEFAULT_SIZES, backends: [...SCALE_BACKENDS] };
   for (let index = 0; index < args.length; index += 1) {
     const arg = args[index] as string;
+    if (arg === '--seed-only') {
+      options.seedOnly = true;
+      continue;
+    }
     const [name, inline] = arg.includes('=') ? arg.split('=', 2) : [arg, undefined];
     const value = inline ?? args[++index];
     if (value === undefined) throw new Error(`Option ${name} needs a value.`);
@@ -41,7 +47,7 @@ export function parseScaleOptions(args: readonly string[]): ScaleOptions {
       options.turns = parseCount(value, '--turns');
     } else {
       throw new Error(
-        `Unknown option ${JSON.stringify(name)}; known: --sizes 1000,10000, --backends sqlite,postgres, --turns 30.`,
+        `Unknown option ${JSON.stringify(name)}; known: --sizes 1000,10000, --backends sqlite,postgres, --turns 30, --seed-only.`,
       );
     }
   }
