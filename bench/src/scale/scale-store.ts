@@ -60,7 +60,7 @@ export function openScaleStore(target: ScaleTarget): ScaleStore {
     };
   }
   const db = new Kysely<unknown>({
-    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: target.url, max: 4 }) }),
+    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: target.url }) }),
   });
   const provider = createKyselyProvider({ db, counter: SCALE_COUNTER });
   const reader = new pg.Client({ connectionString: target.url });
