@@ -1,5 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -18,8 +18,19 @@ export interface PostgresCluster {
    * resolves once it accepts connections (after its crash recovery).
    */
   restart(): Promise<void>;
-  /** Stops the server at once and removes its files. */
+  /** Stops the server: at once, removing its files; or, for a kept cluster, cleanly, keeping them. */
   stop(): void;
+}
+
+/** Options of {@link startPostgresCluster}. */
+export interface PostgresClusterOptions {
+  /**
+   * A folder to keep the cluster in across runs: created when missing, its cluster created on
+   * first use and started again later, and left in place (stopped cleanly) by `stop()`.
+   *
+   * @default `undefined`: a new temporary folder, removed by `stop()`
+   */
+  keepIn?: string;
 }
 
 /**
@@ -40,13 +51,19 @@ export function findPostgresBin(): string | undefined {
 }
 
 /**
- * Creates a cluster in a new temporary folder (no fsync, trust auth, UTF-8) and starts it on a
- * free loopback port, with its socket in that folder. Without fsync, a killed server's committed
- * transactions survive in the operating system's cache, which is all a kill test needs. initdb refuses to run as root, so as root
- * the server runs as the `postgres` user through `runuser`.
+ * Creates a cluster in a new temporary folder (no fsync, trust auth, UTF-8), or reuses the one
+ * kept in `options.keepIn`, and starts it on a free loopback port, with its socket in that
+ * folder. initdb refuses to run as root, so as root the server runs as the `postgres` user
+ * through `runuser`. Without fsync, a killed server's committed transactions survive in the
+ * operating system's cache, which is all a kill test needs.
  */
-export async function startPostgresCluster(bin: string): Promise<PostgresCluster> {
-  const folder = mkdtempSync(join(tmpdir(), 'ctxkit-postgres-'));
+export async function startPostgresCluster(
+  bin: string,
+  options: PostgresClusterOptions = {},
+): Promise<PostgresCluster> {
+  const kept = options.keepIn;
+  if (kept !== undefined) mkdirSync(kept, { recursive: true });
+  const folder = kept ?? mkdtempSync(join(tmpdir(), 'ctxkit-postgres-'));
   const data = join(folder, 'data');
   const asServer = serverUser(folder);
   const port = await freePort();
@@ -76,21 +93,32 @@ export async function startPostgresCluster(bin: string): Promise<PostgresCluster
     'start',
   ];
   try {
-    run('initdb', [
-      '-D',
-      data,
-      '-U',
-      'postgres',
-      '-A',
-      'trust',
-      '--no-sync',
-      '-E',
-      'UTF8',
-      '--locale=C.UTF-8',
-    ]);
+    if (kept === undefined || !existsSync(join(data, 'PG_VERSION'))) {
+      rmSync(data, { recursive: true, force: true });
+      run('initdb', [
+        '-D',
+        data,
+        '-U',
+        'postgres',
+        '-A',
+        'trust',
+        '--no-sync',
+        '-E',
+        'UTF8',
+        '--locale=C.UTF-8',
+      ]);
+    }
+    if (existsSync(join(data, 'postmaster.pid'))) {
+      // A kept cluster a crashed run left running: stopped first, or the start below would fail.
+      try {
+        run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
+      } catch {
+        // No server behind the stale pid file: the start below clears it.
+      }
+    }
     run('pg_ctl', startArgs);
   } catch (error) {
-    rmSync(folder, { recursive: true, force: true });
+    if (kept === undefined) rmSync(folder, { recursive: true, force: true });
     throw error;
   }
   return {
@@ -98,6 +126,10 @@ export async function startPostgresCluster(bin: string): Promise<PostgresCluster
     kill: () => runAsync('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']),
     restart: () => runAsync('pg_ctl', startArgs),
     stop() {
+      if (kept !== undefined) {
+        run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
+        return;
+      }
       try {
         // After kill() without restart() there is no server left to stop.
         if (existsSync(join(data, 'postmaster.pid'))) {
