@@ -3,7 +3,8 @@ import { createSqliteProvider } from '@ctxkit/provider-sqlite';
 import { createHeuristicCounter } from '@ctxkit/token-counters';
 import { afterEach, describe, expect, it } from 'vitest';
 import { inspectConversation } from '../src/inspect-conversation.js';
-import { createTaskQueue, type TaskQueueDatabase } from '../src/task-queue.js';
+import { createTaskQueue } from '../src/sqlite-task-queue.js';
+import type { TaskQueueDatabase } from '../src/task-queue.js';
 import { tempDatabase } from './temp-database.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
