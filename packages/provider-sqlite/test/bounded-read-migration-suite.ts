@@ -72,7 +72,10 @@ export function testBoundedReadMigration(options: BoundedReadMigrationSuiteOptio
           .select('name')
           .orderBy('name')
           .execute();
-        expect(migrations.map((row) => row.name).at(-1)).toBe('0006_bounded_reads');
+        expect(migrations.map((row) => row.name).slice(-2)).toEqual([
+          '0006_bounded_reads',
+          '0007_events_conversation_type',
+        ]);
         const rows = await migrated.db
           .selectFrom('history')
           .select(['id', 'always_kept'])
@@ -98,16 +101,17 @@ export function testBoundedReadMigration(options: BoundedReadMigrationSuiteOptio
 
 // --- internal helpers ---
 
-/** Takes the provider's database back to schema 0005, keeping every row. */
+/** Takes the provider's database back to schema 0005 (0006 and 0007 undone), keeping every row. */
 async function backToSchema0005(provider: KyselyProvider): Promise<void> {
   const db = provider.db;
+  await sql`drop index events_conversation_type`.execute(db);
   await sql`drop index history_always_kept`.execute(db);
   await sql`drop index history_active_role`.execute(db);
   await db.schema.alterTable('history').dropColumn('always_kept').execute();
   await db
     .withTables<{ ctxkit_migration: { name: string } }>()
     .deleteFrom('ctxkit_migration')
-    .where('name', '=', '0006_bounded_reads')
+    .where('name', 'in', ['0006_bounded_reads', '0007_events_conversation_type'])
     .execute();
 }
 
