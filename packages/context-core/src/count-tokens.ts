@@ -87,6 +87,39 @@ export function countTokensUncached(messages: readonly Message[], counter: Token
 }
 
 /**
+ * Tokens of `messages` as the library itself counted their content: for each message, the
+ * library's own count of the same content (kept by a hash of the content, a cache no store or
+ * caller writes), or a count made afresh; a count held for the message object (which a store
+ * supplies, see `rememberTokenCount`) or its `tokens` field is never used. What a last check
+ * before sending uses: no stale or forged count can pass it, and a prompt whose messages were
+ * counted before costs a hash per message rather than a tokenization.
+ *
+ * @param messages - the messages
+ * @param counter - the counter to count with
+ * @returns their tokens
+ * @throws InvalidOptionError (`invalid_option`) when the counter's `countMedia` prices a part at
+ *   anything but a non-negative integer
+ */
+export function countTokensFromContent(
+  messages: readonly Message[],
+  counter: TokenCounter,
+): number {
+  let total = 0;
+  for (const message of messages) {
+    const key = contentKey(message.content, counter.name);
+    const known = key === undefined ? undefined : countForContent(key);
+    if (known !== undefined) {
+      total += known;
+      continue;
+    }
+    const tokens = countContentTokens(message, counter);
+    if (key !== undefined) rememberContentCount(key, tokens);
+    total += tokens;
+  }
+  return total;
+}
+
+/**
  * The message with `tokens` and `tokenCounter` showing its count by `counter`: the same object
  * when those fields already show the library's count, otherwise a shallow copy with them set.
  *

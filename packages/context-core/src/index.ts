@@ -46,6 +46,7 @@ export {
   APPROVAL_OVERHEAD_TOKENS,
   countMessageTokens,
   countTokens,
+  countTokensFromContent,
   countTokensUncached,
   hasValidTokenCount,
   MESSAGE_OVERHEAD_TOKENS,

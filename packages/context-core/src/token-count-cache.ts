@@ -11,8 +11,8 @@ import type { Message } from './message.js';
  * it (bytes by identity and length). A message whose content was replaced or edited in place,
  * deep inside a tool input included, no longer matches its snapshot and is counted again. Values that change on every
  * read (getters, proxies) are not data, and are not supported. The pipeline's last check counts
- * the prompt without this cache (see `countTokensUncached`), so no stale entry can send a prompt
- * over its budget.
+ * the prompt without this cache (see `countTokensFromContent`), so no stale or planted entry can
+ * send a prompt over its budget.
  *
  * Behind it sits a second level, by content (`content-count-cache.ts`): a bounded LRU of counts
  * (100,000 entries) keyed by the counter's name and a 64-bit hash and length of the content, so

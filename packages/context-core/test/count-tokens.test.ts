@@ -2,16 +2,19 @@ import { describe, expect, it } from 'vitest';
 import {
   countMessageTokens,
   countTokens,
+  countTokensFromContent,
   countTokensUncached,
   hasValidTokenCount,
   MESSAGE_OVERHEAD_TOKENS,
   type Message,
   type Part,
+  rememberTokenCount,
   TOOL_CALL_OVERHEAD_TOKENS,
   TOOL_RESULT_OVERHEAD_TOKENS,
   withContent,
   withTokenCount,
 } from '../src/index.js';
+import { spyCounter } from '../src/testing/index.js';
 import { charCounter } from './helpers.js';
 
 describe('countMessageTokens', () => {
@@ -191,5 +194,22 @@ describe('withTokenCount and withContent', () => {
       tokenCounter: charCounter.name,
     });
     expect(original.content).toBe('long text');
+  });
+});
+
+describe('countTokensFromContent', () => {
+  it('never takes a count a store planted, and counts a content it counted before by its hash', () => {
+    const { counter, texts } = spyCounter('spy');
+    const message: Message = { role: 'user', content: 'a'.repeat(500) };
+    rememberTokenCount(message, counter.name, 1);
+    expect(countTokens([message], counter)).toBe(1);
+    expect(countTokensFromContent([message], counter)).toBe(500 + MESSAGE_OVERHEAD_TOKENS);
+    expect(texts).toHaveLength(1);
+    // The same content in a new object (a history read again): no tokenization.
+    const again = { role: 'user' as const, content: 'a'.repeat(500) };
+    expect(countTokensFromContent([again, again], counter)).toBe(
+      2 * (500 + MESSAGE_OVERHEAD_TOKENS),
+    );
+    expect(texts).toHaveLength(1);
   });
 });

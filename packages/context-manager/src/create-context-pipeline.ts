@@ -8,7 +8,7 @@ import {
   type ContextManager,
   type ContextProvider,
   countTokens,
-  countTokensUncached,
+  countTokensFromContent,
   defaultReserveTokens,
   type EventSink,
   type FitReport,
@@ -277,8 +277,9 @@ export function createContextPipeline(options: ContextPipelineOptions): ContextP
         reach = further;
       }
       const { messages, report } = built as AssembledPrompt;
-      // Counted afresh, with no cache: no stale or planted count can let a prompt over the limit.
-      const promptTokens = countTokensUncached(messages, counter) + toolTokens;
+      // Counted from content, by the library's own counts: no stale or planted count can let a
+      // prompt over the limit, and messages counted before cost a hash.
+      const promptTokens = countTokensFromContent(messages, counter) + toolTokens;
       if (promptTokens > requestLimit) {
         throw tooLarge(promptTokens, (built as AssembledPrompt).fitted, report.estimatedTokens);
       }
