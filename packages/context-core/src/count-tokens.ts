@@ -138,7 +138,8 @@ export function withTokenCount(message: Message, counter: TokenCounter): Message
 }
 
 /**
- * A copy of `message` with new content and a fresh count for `counter`; `id`, `role` and `meta`
+ * A copy of `message` with new content and its count for `counter`, made from the content (the
+ * library's own count of the same content when it made one before); `id`, `role` and `meta`
  * are kept, and the copy's origin is recorded (see `originOf`). Every compressor that rewrites
  * content goes through this, so no stale count survives and reports can tell what became of each
  * message.
@@ -159,7 +160,11 @@ export function withContent(
   derivation: Exclude<MessageDerivation, 'summarized'> = 'truncated',
 ): Message {
   const copy: Message = { ...message, content };
-  copy.tokens = countContentTokens(copy, counter);
+  // The same cut made again (a history read again, cut by the same rule) costs a hash.
+  const key = contentKey(content, counter.name);
+  const known = key === undefined ? undefined : countForContent(key);
+  copy.tokens = known ?? countContentTokens(copy, counter);
+  if (key !== undefined && known === undefined) rememberContentCount(key, copy.tokens);
   copy.tokenCounter = counter.name;
   rememberTokenCount(copy, counter.name, copy.tokens);
   recordOrigin(copy, message, derivation);
