@@ -11,8 +11,9 @@ import { fromHistoryRows } from './stored-message.js';
  * completed back the same way; oldest first.
  *
  * Every query is an index search, so the cost follows what is returned, not the stored history:
- * the window is read newest first in pages that double (`position < oldest seen`, descending),
- * summing `tokens` as it goes; the rows before it through the `history_always_kept` and
+ * the window's start is found newest first from positions and counts alone, in pages sized from
+ * the counts seen (`position < oldest seen`, descending), and its rows are read in one query; the
+ * rows before it through the `history_always_kept` and
  * `history_active_role` indexes; the units' missing rows by position. Only the rows returned are
  * parsed.
  */
@@ -27,31 +28,44 @@ export async function readBoundedHistory(
     .select(HISTORY_COLUMNS)
     .where('conversation_id', '=', conversationId)
     .where('archive_id', 'is', null);
-  const window: HistoryRow[] = [];
+  // Where the window starts: positions and counts only, newest first, in pages sized from the
+  // counts seen so far. Then its rows in one query.
+  let counted = 0;
   let total = 0;
+  let oldestPosition: number | undefined;
   let pageSize = FIRST_PAGE;
   let moreBefore = true;
-  const full = () => total >= maxTokens || (limit !== undefined && window.length >= limit);
+  const full = () => total >= maxTokens || (limit !== undefined && counted >= limit);
   while (moreBefore && !full()) {
-    const wanted = limit === undefined ? pageSize : Math.min(pageSize, limit - window.length);
-    const oldest = window[window.length - 1];
-    const page = await (oldest === undefined
-      ? active
-      : active.where('position', '<', Number(oldest.position))
-    )
+    const wanted = limit === undefined ? pageSize : Math.min(pageSize, limit - counted);
+    const page = await db
+      .selectFrom('history')
+      .select(['position', 'tokens'])
+      .where('conversation_id', '=', conversationId)
+      .where('archive_id', 'is', null)
+      .$if(oldestPosition !== undefined, (query) =>
+        query.where('position', '<', oldestPosition as number),
+      )
       .orderBy('position', 'desc')
       .limit(wanted)
       .execute();
     let taken = 0;
     while (taken < page.length && !full()) {
-      const row = page[taken] as HistoryRow;
-      window.push(row);
+      const row = page[taken] as { position: number; tokens: number };
+      oldestPosition = Number(row.position);
       total += Number(row.tokens);
+      counted += 1;
       taken += 1;
     }
     moreBefore = page.length === wanted || taken < page.length;
-    pageSize *= 2;
+    // Enough rows, at the average count so far, for what is left, and a quarter more.
+    const average = total / Math.max(1, counted);
+    pageSize = Math.max(FIRST_PAGE, Math.ceil(((maxTokens - total) / Math.max(1, average)) * 1.25));
   }
+  const window: HistoryRow[] =
+    oldestPosition === undefined
+      ? []
+      : await active.where('position', '>=', oldestPosition).orderBy('position', 'desc').execute();
   const rows = new Map<number, HistoryRow>();
   for (const row of window) rows.set(Number(row.position), row);
   let windowStart = Number.POSITIVE_INFINITY;
@@ -93,5 +107,5 @@ export async function readBoundedHistory(
 
 // --- internal helpers ---
 
-/** Rows the first page of the window asks for; each next page asks for twice as many. */
-const FIRST_PAGE = 32;
+/** Rows the first page of the window's counts asks for; later pages are sized from the counts. */
+const FIRST_PAGE = 64;

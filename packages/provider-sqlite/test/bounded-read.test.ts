@@ -42,8 +42,8 @@ describe('a read bounded by maxTokens', () => {
   it('issues only index searches, on active rows, and no sort (EXPLAIN QUERY PLAN)', async () => {
     const { filename, queries, db, provider } = await longConversation();
     const all = await provider.getHistory('c');
-    // The newest 41 messages' tokens: a window of more than one page, starting at a tool result.
-    const maxTokens = all.slice(-41).reduce((sum, message) => sum + (message.tokens ?? 0), 0);
+    // The newest 101 messages' tokens: a window of more than one page, starting at a tool result.
+    const maxTokens = all.slice(-101).reduce((sum, message) => sum + (message.tokens ?? 0), 0);
     queries.length = 0;
     const read = await provider.getHistory('c', { maxTokens });
     await provider.getHistory('c', { maxTokens: 1, limit: 0 });
@@ -55,7 +55,7 @@ describe('a read bounded by maxTokens', () => {
       content('so far'),
       all[lateResult - 1],
       all[lateResult],
-      ...all.slice(-42),
+      ...all.slice(-102),
     ]);
     await provider.close();
     await db.destroy();
@@ -80,6 +80,7 @@ describe('a read bounded by maxTokens', () => {
       expect.arrayContaining([
         'history_active conversation_id=? AND archive_id=?',
         'history_active conversation_id=? AND archive_id=? AND position<?',
+        'history_active conversation_id=? AND archive_id=? AND position>?',
         'history_always_kept conversation_id=? AND archive_id=? AND always_kept=? AND position<?',
         'history_always_kept conversation_id=? AND archive_id=? AND always_kept=?',
         'history_active_role conversation_id=? AND archive_id=? AND role=?',
