@@ -30,7 +30,7 @@ import { compressedEvent } from './compressed-event.js';
 import { createContextManager } from './create-context-manager.js';
 import { type AssembledPrompt, fitAndAssemble } from './fit-and-assemble.js';
 import { fitLeftSomethingOut, holdsEvery, storedTokens } from './history-reach.js';
-import { createSentMessages } from './sent-messages.js';
+import { createLastBuilds } from './last-builds.js';
 import { SOURCE } from './source.js';
 import { systemMessages } from './system-messages.js';
 
@@ -205,7 +205,7 @@ export function createContextPipeline(options: ContextPipelineOptions): ContextP
   });
   const { counter } = manager;
   const lastPrompts = lastPromptStoreOf(provider);
-  const sent = createSentMessages(lastPrompts);
+  const lastBuilds = createLastBuilds(lastPrompts);
 
   return Object.freeze({
     budget,
@@ -249,10 +249,14 @@ export function createContextPipeline(options: ContextPipelineOptions): ContextP
       const inputTokens = countTokens(given, counter);
       const toolTokens = input.tools?.length ? manager.countTools(input.tools) : 0;
       const limit = historyLimit === undefined ? {} : { limit: historyLimit };
-      // Stored tokens to read: the history's share of the request, then twice as far back while
-      // the read lacks a message the last build sent, or the fit sends every message read.
-      let reach = Math.max(1, requestLimit - systemTokens - toolTokens - inputTokens);
-      const sentBefore = historyReach === 'all' ? undefined : await sent.of(conversationId);
+      // Stored tokens to read: the history's share of the request (or what the last build sent),
+      // then twice as far back while the read lacks a message the last build sent, or the fit
+      // sends every message read.
+      const share = Math.max(1, requestLimit - systemTokens - toolTokens - inputTokens);
+      const last = historyReach === 'all' ? undefined : await lastBuilds.of(conversationId);
+      // As far back as the last build sent, with room for an eighth of the share of new messages.
+      let reach = Math.max(share, (last?.sentRunTokens ?? 0) + Math.ceil(share / 8));
+      const sentBefore = last?.sent;
       let history: Message[] = [];
       let built: AssembledPrompt | undefined;
       for (;;) {
@@ -284,7 +288,7 @@ export function createContextPipeline(options: ContextPipelineOptions): ContextP
         throw tooLarge(promptTokens, (built as AssembledPrompt).fitted, report.estimatedTokens);
       }
       await events?.record(compressedEvent(conversationId, report));
-      if (historyReach === 'window') sent.remember(conversationId, history, report);
+      if (historyReach === 'window') lastBuilds.remember(conversationId, history, report);
       return { messages, report, historyBudget: { maxTokens: report.budgetTokens } };
     },
   });

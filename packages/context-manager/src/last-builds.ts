@@ -6,14 +6,25 @@ import {
 } from '@ctxkit/context-core';
 import { SOURCE } from './source.js';
 
-/** The ids of the history messages each conversation's last build sent, as a pipeline keeps them. */
-export interface SentMessages {
+/** What a pipeline keeps of a conversation's last build, to size the next build's read. */
+export interface LastBuild {
+  /** The ids of the history messages it sent, whole or shortened. */
+  sent: ReadonlySet<string>;
   /**
-   * The ids the conversation's last build sent: from memory, or, after a restart, from the
+   * The stored tokens of the newest messages it read up to the oldest of the run it sent
+   * unbroken (each message's `tokens`); undefined when it is not known (after a restart).
+   */
+  sentRunTokens?: number;
+}
+
+/** Each conversation's {@link LastBuild}, as a pipeline keeps them. */
+export interface LastBuilds {
+  /**
+   * The conversation's last build: from memory, or, after a restart, the ids sent from the
    * prompt stored in `lastPrompts`; undefined when neither knows.
    */
-  of(conversationId: string): Promise<ReadonlySet<string> | undefined>;
-  /** Records what a build sent: each history message it kept, whole or shortened. */
+  of(conversationId: string): Promise<LastBuild | undefined>;
+  /** Records what a build read and sent. */
   remember(conversationId: string, history: readonly Message[], report: FitReport): void;
 }
 
@@ -22,38 +33,46 @@ const MAX_CONVERSATIONS = 1000;
 
 /**
  * What each conversation's last build sent, so that the next build reads history at least as
- * far back (a read bounded by the window could otherwise miss a message sent last time, and a
- * prompt-cache-aware compressor would then rewrite the front of the prompt).
+ * far back: a read bounded by the window could otherwise miss a message sent last time (and a
+ * prompt-cache-aware compressor would then rewrite the front of the prompt), or read twice to
+ * reach it.
  *
  * @param lastPrompts - the store a stateful compressor keeps its prompts in, if any
  * @returns the record, empty
  */
-export function createSentMessages(lastPrompts: LastPromptStore | undefined): SentMessages {
-  const sent = new Map<string, ReadonlySet<string>>();
+export function createLastBuilds(lastPrompts: LastPromptStore | undefined): LastBuilds {
+  const builds = new Map<string, LastBuild>();
   return {
     async of(conversationId) {
-      const known = sent.get(conversationId);
+      const known = builds.get(conversationId);
       if (known !== undefined || lastPrompts === undefined) return known;
       const stored: unknown = await lastPrompts.getLastPrompt(conversationId);
       if (stored === undefined) return undefined;
       assertStoredPrompt(stored, SOURCE);
-      const ids = new Set<string>();
+      const sent = new Set<string>();
       for (const origin of stored.origins) {
-        if (origin !== null) ids.add(stored.inputIds[origin.inputIndex] as string);
+        if (origin !== null) sent.add(stored.inputIds[origin.inputIndex] as string);
       }
-      return ids;
+      return { sent };
     },
     remember(conversationId, history, report) {
-      const ids = new Set<string>();
+      const kept = new Array<boolean>(history.length).fill(false);
       for (const change of report.changes) {
         if (change.inputIndex === null) continue;
         if (change.action === 'dropped' || change.action === 'summarized') continue;
-        const id = history[change.inputIndex]?.id;
-        if (id !== undefined) ids.add(id);
+        kept[change.inputIndex] = true;
       }
-      sent.delete(conversationId);
-      sent.set(conversationId, ids);
-      if (sent.size > MAX_CONVERSATIONS) sent.delete(sent.keys().next().value as string);
+      const sent = new Set<string>();
+      history.forEach((message, index) => {
+        if (kept[index] && message.id !== undefined) sent.add(message.id);
+      });
+      let sentRunTokens = 0;
+      for (let index = history.length - 1; index >= 0 && kept[index]; index -= 1) {
+        sentRunTokens += history[index]?.tokens ?? 0;
+      }
+      builds.delete(conversationId);
+      builds.set(conversationId, { sent, sentRunTokens });
+      if (builds.size > MAX_CONVERSATIONS) builds.delete(builds.keys().next().value as string);
     },
   };
 }
