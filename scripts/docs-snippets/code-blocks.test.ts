@@ -260,5 +260,11 @@ describe('the code-block checker', () => {
       shellBlockProblems(block('sh', '', 'npm install @ctxkit/context-manager @ctxkit/nope')),
     ).toEqual(['docs/example.md:1: @ctxkit/nope is no package under packages/']);
     expect(shellBlockProblems(block('sh', '', 'curl example.com'))[0]).toMatch(/does not know/);
+    // A variable set for later commands, and PostgreSQL's createdb, name nothing to check.
+    expect(
+      shellBlockProblems(
+        block('sh', '', 'export CTXKIT_DATABASE_URL=postgres://h/db\ncreatedb db'),
+      ),
+    ).toEqual([]);
   });
 });

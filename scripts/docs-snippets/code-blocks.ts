@@ -158,6 +158,9 @@ export function shellBlockProblems(block: CodeBlock, root = REPO_ROOT): string[]
       if (name === 'add') problems.push(...unknownPackages(args, published, where));
     } else if (first === 'npm' && second === 'install') {
       problems.push(...unknownPackages(rest, published, where));
+    } else if (first === 'export' || OTHER_TOOLS.has(first)) {
+      // A variable for the commands after it, or a tool of its own (PostgreSQL's `createdb`):
+      // nothing of this repository to check.
     } else {
       problems.push(
         `${where}: "${command}": a command this check does not know (extend shellBlockProblems)`,
@@ -166,6 +169,9 @@ export function shellBlockProblems(block: CodeBlock, root = REPO_ROOT): string[]
   }
   return problems;
 }
+
+/** Commands of other tools the documentation runs, which name nothing of this repository. */
+const OTHER_TOOLS = new Set(['createdb']);
 
 /** The `@ctxkit/*` names among `args` that are no package under packages/. */
 function unknownPackages(args: string[], published: Set<string>, where: string): string[] {

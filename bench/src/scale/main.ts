@@ -74,12 +74,7 @@ async function runOne(
   const label = `${backend} ${size.toLocaleString('en')}`;
   const seeded = await ensureSeeded(size, label, postgres);
   if (options.seedOnly) return undefined;
-  const counts = turnCountsFor(size, options.turns);
-  if (counts.turns < 30) {
-    console.log(
-      `Note: ${label}: ${counts.turns} timed turns after ${counts.warmUp} untimed (builds are slow at this size; --turns changes it).`,
-    );
-  }
+  const counts = turnCountsFor(options.turns);
   let work: ScaleTarget;
   let cleanUp: () => Promise<void>;
   if (postgres === undefined) {

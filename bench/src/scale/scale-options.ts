@@ -6,7 +6,7 @@ export interface ScaleOptions {
   sizes: number[];
   /** Databases, in order. */
   backends: ScaleBackend[];
-  /** Timed turns of every size, instead of each size's default (see {@link turnCountsFor}). */
+  /** Timed turns of every size, instead of 30 (see {@link turnCountsFor}). */
   turns?: number;
   /** Seed the cache for the sizes and backends, measure nothing. */
   seedOnly?: boolean;
@@ -55,18 +55,11 @@ export function parseScaleOptions(args: readonly string[]): ScaleOptions {
 }
 
 /**
- * Untimed and timed turns at a size: 3 and 30 up to 10,000 messages; fewer above, where a build
- * that reads the whole history takes seconds (1 and 10 up to 100,000, 1 and 5 beyond).
- * `turns` overrides the timed count.
+ * Untimed and timed turns of every size: 3 and 30 (a build reads about one window, whatever the
+ * stored history). `turns` overrides the timed count.
  */
-export function turnCountsFor(size: number, turns?: number): { warmUp: number; turns: number } {
-  const counts =
-    size <= 10_000
-      ? { warmUp: 3, turns: 30 }
-      : size <= 100_000
-        ? { warmUp: 1, turns: 10 }
-        : { warmUp: 1, turns: 5 };
-  return turns === undefined ? counts : { ...counts, turns };
+export function turnCountsFor(turns?: number): { warmUp: number; turns: number } {
+  return { warmUp: 3, turns: turns ?? 30 };
 }
 
 /** A whole number of at least 1, with an optional `k` (thousand) or `m` (million) suffix. */
