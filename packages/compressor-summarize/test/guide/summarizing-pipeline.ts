@@ -55,6 +55,8 @@ export function createSummarizingPipeline(
     counter,
     // was: trimToBudget(); it stays last, to cut a newest unit too large for the budget by itself
     compressor: composeCompressors(summarizer, trimToBudget()),
+    // A summarizer folds what it is given: it reads the whole history, not just a window's worth.
+    historyReach: 'all',
     assembler: createStandardAssembler(),
     budget: { maxTokens: 128_000, reserveTokens: 8192 },
   });
