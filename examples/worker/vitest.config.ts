@@ -6,6 +6,7 @@ export default defineProject({
   test: {
     name: 'example-worker',
     ...sharedTestOptions,
-    globalSetup: ['./test/postgres-global-setup.ts'],
+    // The throwaway PostgreSQL server of provider-sqlite's tests, for the fleet and queue tests.
+    globalSetup: ['../../packages/provider-sqlite/test/postgres/global-setup.ts'],
   },
 });

@@ -2,7 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { assertConversationId, InvalidOptionError } from '@ctxkit/context-core';
 import { CompiledQuery, type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import PgBoss from 'pg-boss';
-import type { Task, TaskQueue, TaskQueueDatabase, TaskStatus, TaskTable } from './task-queue.js';
+import {
+  checkWhole,
+  type Task,
+  type TaskQueue,
+  type TaskQueueDatabase,
+  type TaskStatus,
+  type TaskTable,
+  toTask,
+} from './task-queue.js';
 
 /** The pg-boss queue the worker's jobs go through. */
 export const TASK_JOB_QUEUE = 'ctxkit-tasks';
@@ -44,12 +52,17 @@ export function createPgBossTaskQueue<Database>(
   options: PgBossTaskQueueOptions<Database>,
 ): TaskQueue {
   const db = options.db as unknown as Kysely<PgTaskDatabase>;
-  const leaseMs = checkWhole('leaseMs', options.leaseMs ?? 60_000, 1000);
-  const maxAttempts = checkWhole('maxAttempts', options.maxAttempts ?? 3, 1);
+  const leaseMs = checkWhole('createPgBossTaskQueue', 'leaseMs', options.leaseMs ?? 60_000, 1000);
+  const maxAttempts = checkWhole(
+    'createPgBossTaskQueue',
+    'maxAttempts',
+    options.maxAttempts ?? 3,
+    1,
+  );
   const expireInSeconds = Math.ceil(leaseMs / 1000);
   const boss = new PgBoss({
     connectionString: options.connectionString,
-    max: checkWhole('poolMax', options.poolMax ?? 2, 1),
+    max: checkWhole('createPgBossTaskQueue', 'poolMax', options.poolMax ?? 2, 1),
     application_name: 'ctxkit-worker-queue',
     // Expired jobs are found by pg-boss's maintenance: run it every half lease (at least every
     // second), so a dead worker's task waits about one and a half leases.
@@ -380,32 +393,4 @@ async function prepare(db: Kysely<PgTaskDatabase>, boss: PgBoss): Promise<void> 
   });
   await boss.start();
   await boss.createQueue(TASK_JOB_QUEUE);
-}
-
-function toTask(row: Selectable<PgTaskTable>): Task {
-  return {
-    id: row.id,
-    conversationId: row.conversation_id,
-    input: row.input,
-    status: row.status,
-    attempts: row.attempts,
-    leaseToken: row.lease_token,
-    leaseExpiresAt: row.lease_expires_at,
-    claimedBy: row.claimed_by,
-    result: row.result,
-    error: row.error,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
-
-function checkWhole(name: string, value: number, minimum: number): number {
-  if (!Number.isSafeInteger(value) || value < minimum) {
-    throw new InvalidOptionError({
-      code: 'invalid_option',
-      source: 'example-worker',
-      message: `createPgBossTaskQueue option ${name} must be a whole number of at least ${minimum}, got ${String(value)}.`,
-    });
-  }
-  return value;
 }

@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { assertConversationId, InvalidOptionError } from '@ctxkit/context-core';
-import type { Kysely, Selectable, Transaction } from 'kysely';
-import type { Task, TaskQueue, TaskQueueDatabase, TaskStatus, TaskTable } from './task-queue.js';
+import type { Kysely, Transaction } from 'kysely';
+import {
+  checkWhole,
+  type Task,
+  type TaskQueue,
+  type TaskQueueDatabase,
+  type TaskStatus,
+  type TaskTable,
+  toTask,
+} from './task-queue.js';
 
 /** Options of {@link createTaskQueue}. */
 export interface TaskQueueOptions<Database extends TaskQueueDatabase = TaskQueueDatabase> {
@@ -23,8 +31,8 @@ export function createTaskQueue<Database extends TaskQueueDatabase>(
   options: TaskQueueOptions<Database>,
 ): TaskQueue {
   const db = options.db as unknown as Kysely<TaskQueueDatabase>;
-  const leaseMs = checkWhole('leaseMs', options.leaseMs ?? 60_000, 1);
-  const maxAttempts = checkWhole('maxAttempts', options.maxAttempts ?? 3, 1);
+  const leaseMs = checkWhole('createTaskQueue', 'leaseMs', options.leaseMs ?? 60_000, 1);
+  const maxAttempts = checkWhole('createTaskQueue', 'maxAttempts', options.maxAttempts ?? 3, 1);
   const now = options.now ?? Date.now;
   let ready: Promise<void> | undefined;
   const ensureTable = () => {
@@ -231,32 +239,4 @@ async function createTable(db: Kysely<TaskQueueDatabase>): Promise<void> {
     .on('tasks')
     .columns(['conversation_id', 'id'])
     .execute();
-}
-
-function toTask(row: Selectable<TaskTable>): Task {
-  return {
-    id: row.id,
-    conversationId: row.conversation_id,
-    input: row.input,
-    status: row.status,
-    attempts: row.attempts,
-    leaseToken: row.lease_token,
-    leaseExpiresAt: row.lease_expires_at,
-    claimedBy: row.claimed_by,
-    result: row.result,
-    error: row.error,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
-
-function checkWhole(name: string, value: number, minimum: number): number {
-  if (!Number.isSafeInteger(value) || value < minimum) {
-    throw new InvalidOptionError({
-      code: 'invalid_option',
-      source: 'example-worker',
-      message: `createTaskQueue option ${name} must be a whole number of at least ${minimum}, got ${String(value)}.`,
-    });
-  }
-  return value;
 }

@@ -1,4 +1,5 @@
-import type { Generated, Transaction } from 'kysely';
+import { InvalidOptionError } from '@ctxkit/context-core';
+import type { Generated, Selectable, Transaction } from 'kysely';
 
 /** Where a task is in its life. */
 export type TaskStatus = 'pending' | 'running' | 'done' | 'failed';
@@ -96,4 +97,34 @@ export interface TaskQueue {
   counts(): Promise<Record<TaskStatus, number>>;
   /** Releases what the queue opened itself (pg-boss's pool); the database it was given stays open. */
   close(): Promise<void>;
+}
+
+/** A `tasks` row as the queue hands it out. */
+export function toTask(row: Selectable<TaskTable>): Task {
+  return {
+    id: row.id,
+    conversationId: row.conversation_id,
+    input: row.input,
+    status: row.status,
+    attempts: row.attempts,
+    leaseToken: row.lease_token,
+    leaseExpiresAt: row.lease_expires_at,
+    claimedBy: row.claimed_by,
+    result: row.result,
+    error: row.error,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** `value` when it is a whole number of at least `minimum`; a typed error naming the option otherwise. */
+export function checkWhole(factory: string, name: string, value: number, minimum: number): number {
+  if (!Number.isSafeInteger(value) || value < minimum) {
+    throw new InvalidOptionError({
+      code: 'invalid_option',
+      source: 'example-worker',
+      message: `${factory} option ${name} must be a whole number of at least ${minimum}, got ${String(value)}.`,
+    });
+  }
+  return value;
 }
