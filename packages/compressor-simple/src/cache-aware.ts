@@ -64,6 +64,8 @@ interface LastPrompt {
   /** What it returned, and its tokens. */
   result: CompressResult;
   tokens: number;
+  /** The prompt in the form a store keeps it, once derived (see {@link asStored}). */
+  stored?: StoredPrompt | undefined;
 }
 
 /** The slot of calls whose context names no conversation. */
@@ -174,7 +176,7 @@ export function cacheAware(options: CacheAwareOptions = {}): ContextCompressor {
           ? appendedTo(before, messages, added, context, limit)
           : unchanged(messages, context, limit, trigger * limit);
       if (sent !== undefined && sent.tokens <= trigger * limit) {
-        await store(context, messages, sent);
+        await store(context, sent);
         remember(key, sent);
         return handedOut(sent.result);
       }
@@ -195,7 +197,7 @@ export function cacheAware(options: CacheAwareOptions = {}): ContextCompressor {
               result: withLimit(result, limit),
               tokens,
             };
-      await store(context, messages, kept);
+      await store(context, kept);
       remember(key, kept);
       return handedOut(kept.result);
     },
@@ -323,15 +325,21 @@ async function storedPrompt(
   return rebuilt(stored, messages, context, limit);
 }
 
-/** A remembered prompt in the form a store keeps it; undefined when its input lacks ids. */
+/**
+ * A remembered prompt in the form a store keeps it; undefined when its input lacks ids. Derived
+ * once per prompt: when it is stored, and again when the next call reads its history afresh.
+ */
 function asStored(prompt: LastPrompt): StoredPrompt | undefined {
-  if (!prompt.input.every(hasId)) return undefined;
-  return {
-    inputIds: prompt.input.map((message) => message.id as string),
-    messages: prompt.result.messages,
-    origins: originsIn(prompt.result.messages, prompt.input),
-    tokens: prompt.tokens,
-  };
+  if ('stored' in prompt) return prompt.stored;
+  prompt.stored = prompt.input.every(hasId)
+    ? {
+        inputIds: prompt.input.map((message) => message.id as string),
+        messages: prompt.result.messages,
+        origins: originsIn(prompt.result.messages, prompt.input),
+        tokens: prompt.tokens,
+      }
+    : undefined;
+  return prompt.stored;
 }
 
 /**
@@ -409,24 +417,15 @@ function rebuilt(
 
 /**
  * Puts `prompt` in `context.lastPrompts` when there is a store and a conversation, and every
- * message of `messages` has an id (without them, a later history could not be matched to it).
+ * message of its input has an id (without them, a later history could not be matched to it).
  * A failure propagates: the caller then remembers nothing, so the next call starts from what
  * the store still holds.
  */
-async function store(
-  context: CompressContext,
-  messages: readonly Message[],
-  prompt: LastPrompt,
-): Promise<void> {
+async function store(context: CompressContext, prompt: LastPrompt): Promise<void> {
   const { lastPrompts, conversationId } = context;
-  if (lastPrompts === undefined || conversationId === undefined || !messages.every(hasId)) return;
-  const stored: StoredPrompt = {
-    inputIds: messages.map((message) => message.id as string),
-    messages: prompt.result.messages,
-    origins: originsIn(prompt.result.messages, messages),
-    tokens: prompt.tokens,
-  };
-  await lastPrompts.putLastPrompt(conversationId, stored);
+  if (lastPrompts === undefined || conversationId === undefined) return;
+  const stored = asStored(prompt);
+  if (stored !== undefined) await lastPrompts.putLastPrompt(conversationId, stored);
 }
 
 /** Whether the message has an id to be matched by. */
