@@ -214,6 +214,9 @@ export function createContextPipeline(options: ContextPipelineOptions): ContextP
       assertConversationId(conversationId);
       const system = systemMessages(input?.system, 'build', true);
       const given = inputMessages(input?.input);
+      const systemTokens = countTokens(system, counter);
+      const inputTokens = countTokens(given, counter);
+      const toolTokens = input.tools?.length ? manager.countTools(input.tools) : 0;
       // What cannot fit, with the whole request's figures: the prompt's tokens, and the history
       // as the compressor left it (or as loaded, when the fit itself gave up).
       const tooLarge = (promptTokens: number, kept: readonly Message[], keptTokens: number) =>
@@ -245,9 +248,6 @@ export function createContextPipeline(options: ContextPipelineOptions): ContextP
           const keptTokens = Number(error.details.outputTokens ?? 0);
           throw tooLarge(keptTokens + systemTokens + toolTokens + inputTokens, history, keptTokens);
         });
-      const systemTokens = countTokens(system, counter);
-      const inputTokens = countTokens(given, counter);
-      const toolTokens = input.tools?.length ? manager.countTools(input.tools) : 0;
       const limit = historyLimit === undefined ? {} : { limit: historyLimit };
       // Stored tokens to read: the history's share of the request (or what the last build sent),
       // then twice as far back while the read lacks a message the last build sent, or the fit
