@@ -47,7 +47,7 @@ export function countMessageTokens(message: Message, counter: TokenCounter): num
   const cached = cachedTokenCount(message, counter.name);
   if (cached !== undefined) return cached;
   // A new object whose content was counted before (rebuilt by a framework) costs a hash.
-  const key = contentKey(message.content, counter.name);
+  const key = contentKey(message, counter.name);
   const known = key === undefined ? undefined : countForContent(key);
   const tokens = known ?? countContentTokens(message, counter);
   rememberTokenCount(message, counter.name, tokens);
@@ -106,7 +106,7 @@ export function countTokensFromContent(
 ): number {
   let total = 0;
   for (const message of messages) {
-    const key = contentKey(message.content, counter.name);
+    const key = contentKey(message, counter.name);
     const known = key === undefined ? undefined : countForContent(key);
     if (known !== undefined) {
       total += known;
@@ -161,7 +161,7 @@ export function withContent(
 ): Message {
   const copy: Message = { ...message, content };
   // The same cut made again (a history read again, cut by the same rule) costs a hash.
-  const key = contentKey(content, counter.name);
+  const key = contentKey(copy, counter.name);
   const known = key === undefined ? undefined : countForContent(key);
   copy.tokens = known ?? countContentTokens(copy, counter);
   if (key !== undefined && known === undefined) rememberContentCount(key, copy.tokens);

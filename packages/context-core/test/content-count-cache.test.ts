@@ -48,9 +48,10 @@ describe('counts by content', () => {
   });
 
   it('gives different keys to contents that differ only in their bytes, and equal ones to equal bytes', () => {
-    const image = (bytes: Uint8Array): Message['content'] => [
-      { type: 'image', image: bytes, mediaType: 'image/png' },
-    ];
+    const image = (bytes: Uint8Array): Message => ({
+      role: 'user',
+      content: [{ type: 'image', image: bytes, mediaType: 'image/png' }],
+    });
     const key = (bytes: Uint8Array) => contentKey(image(bytes), 'test:bytes');
     expect(key(new Uint8Array([1, 2, 3]))).toBe(key(new Uint8Array([1, 2, 3])));
     expect(key(new Uint8Array([1, 2, 3]))).not.toBe(key(new Uint8Array([1, 2, 4])));
@@ -59,9 +60,9 @@ describe('counts by content', () => {
   it('have no key for content that is not plain data', () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
-    expect(contentKey(toolCall(cyclic).content, 'test:plain')).toBeUndefined();
-    expect(contentKey(toolCall({ at: new Date(0) }).content, 'test:plain')).toBeUndefined();
-    expect(contentKey(toolCall({ at: 'now' }).content, 'test:plain')).toBeDefined();
+    expect(contentKey(toolCall(cyclic), 'test:plain')).toBeUndefined();
+    expect(contentKey(toolCall({ at: new Date(0) }), 'test:plain')).toBeUndefined();
+    expect(contentKey(toolCall({ at: 'now' }), 'test:plain')).toBeDefined();
   });
 
   it(`keep the ${CONTENT_COUNT_CACHE_ENTRIES} most recently used contents, forgetting the least recently used`, () => {

@@ -1,4 +1,5 @@
 import {
+  contentHash,
   countMessageTokens,
   type Message,
   type TokenCounter,
@@ -44,13 +45,6 @@ export interface CacheRequestFromMessagesOptions {
 }
 
 /**
- * The segment key of each message object hashed so far: a conversation sends the same objects
- * request after request, and each is hashed once (so, as everywhere in ctxkit, change a message
- * by passing a new object).
- */
-const messageKeys = new WeakMap<Message, string>();
-
-/**
  * The simulator's request for a prompt made of ctxkit messages: the tools (one segment), the
  * system prompt and every message, each segment keyed by a hash of what is sent (role, content
  * and provider options; not `id`, `tokens` or `meta`) and counted by `counter`. Feed the requests
@@ -74,16 +68,24 @@ export function cacheRequestFromMessages(options: CacheRequestFromMessagesOption
   const systemMessages: readonly Message[] =
     typeof system === 'string' ? [{ role: 'system', content: system }] : (system ?? []);
   for (const message of [...systemMessages, ...options.messages]) {
-    let key = messageKeys.get(message);
-    if (key === undefined) {
-      key = contentKey([message.role, message.content, message.providerOptions ?? null]);
-      messageKeys.set(message, key);
-    }
-    prefix.push({ key, tokens: countMessageTokens(message, counter) });
+    prefix.push({ key: segmentKey(message), tokens: countMessageTokens(message, counter) });
   }
   return {
     at: options.at,
     prefix,
     ...(options.breakpoints ? { breakpoints: options.breakpoints } : {}),
   };
+}
+
+// --- internal helpers ---
+
+/**
+ * A message's segment key: its role, core's `contentHash` of its content (made once per message
+ * object and shared with the count cache) and its provider options. Content that is not plain
+ * data is keyed by its JSON instead.
+ */
+function segmentKey(message: Message): string {
+  const options = message.providerOptions === undefined ? '' : contentKey(message.providerOptions);
+  const hash = contentHash(message) ?? `json:${contentKey(message.content)}`;
+  return `${message.role}:${hash}:${options}`;
 }

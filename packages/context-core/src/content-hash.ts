@@ -1,0 +1,137 @@
+import { type ContentSnapshot, sameContent, snapshotOf } from './content-snapshot.js';
+import { MAX_JSON_DEPTH } from './json-data.js';
+import type { Message } from './message.js';
+
+/**
+ * A hash of `message`'s content: equal for equal content, and different otherwise except by a
+ * 64-bit chance. Two independent 32-bit hashes (FNV-1a and a multiply-xorshift) of every
+ * string, number, key and nesting of the content, in order, with each value's type, and the
+ * number of characters and values hashed. Bytes (`Uint8Array`, `ArrayBuffer`) are hashed once
+ * per object (bytes are never edited in place); a `URL` by its address.
+ *
+ * Each message object's hash is computed once and kept while its content stays as it was (a
+ * content replaced or edited in place, however deep, is hashed again), so the library's count
+ * cache by content, its last check before sending and the prompt-cache simulator's segment keys
+ * all share one pass over the text. `undefined` for content that is not plain data (another
+ * class, a function, a cycle, nesting deeper than any valid message).
+ *
+ * @param message - the message
+ * @returns the hash, or `undefined`
+ */
+export function contentHash(message: Message): string | undefined {
+  const known = hashes.get(message);
+  if (known !== undefined && sameContent(known.snapshot, message.content)) return known.hash;
+  const hash = hashContent(message.content);
+  hashes.set(message, { snapshot: snapshotOf(message.content), hash });
+  return hash;
+}
+
+// --- internal helpers ---
+
+/** Each message's hash, with the snapshot of the content it was made from. */
+const hashes = new WeakMap<Message, { snapshot: ContentSnapshot; hash: string | undefined }>();
+
+/** The hashes of bytes already hashed, by object. */
+const byteHashes = new WeakMap<Uint8Array | ArrayBuffer, readonly [number, number]>();
+
+/** The hash of `content`, or `undefined` when it is not plain data. */
+function hashContent(content: Message['content']): string | undefined {
+  const hash = { first: 0x811c9dc5, second: 0x5bd1e995, length: 0 };
+  if (!hashValue(content, hash, new Set(), 0)) return undefined;
+  return `${(hash.first >>> 0).toString(36)}.${(hash.second >>> 0).toString(36)}.${hash.length}`;
+}
+
+interface RunningHash {
+  first: number;
+  second: number;
+  length: number;
+}
+
+/** Feeds one code (a character, a type tag) to both hashes. */
+function feed(hash: RunningHash, code: number): void {
+  // FNV-1a and a multiply-xorshift with another prime: independent enough for a 64-bit key.
+  hash.first = Math.imul(hash.first ^ code, 0x01000193);
+  hash.second = Math.imul(hash.second ^ code, 0x5bd1e995);
+  hash.second ^= hash.second >>> 15;
+  hash.length += 1;
+}
+
+/** Feeds a tag, then a text's length and characters (the hot loop: in locals, as `feed` does). */
+function feedText(hash: RunningHash, tag: number, text: string): void {
+  feed(hash, tag);
+  feed(hash, text.length);
+  let { first, second } = hash;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    first = Math.imul(first ^ code, 0x01000193);
+    second = Math.imul(second ^ code, 0x5bd1e995);
+    second ^= second >>> 15;
+  }
+  hash.first = first;
+  hash.second = second;
+  hash.length += text.length;
+}
+
+/** Hashes `value` into `hash`; false when it is not plain data. */
+function hashValue(value: unknown, hash: RunningHash, path: Set<object>, depth: number): boolean {
+  switch (typeof value) {
+    case 'string':
+      feedText(hash, 115, value);
+      return true;
+    case 'number':
+    case 'bigint':
+      feedText(hash, 110, String(value));
+      return true;
+    case 'boolean':
+      feed(hash, value ? 116 : 102);
+      return true;
+    case 'undefined':
+      feed(hash, 117);
+      return true;
+    case 'object':
+      break;
+    default:
+      return false;
+  }
+  if (value === null) {
+    feed(hash, 122);
+    return true;
+  }
+  if (value instanceof Uint8Array || value instanceof ArrayBuffer) {
+    const [first, second] = bytesHash(value);
+    feed(hash, 121);
+    feed(hash, first);
+    feed(hash, second);
+    feed(hash, value.byteLength);
+    return true;
+  }
+  if (value instanceof URL) {
+    feedText(hash, 85, value.href);
+    return true;
+  }
+  const prototype = Object.getPrototypeOf(value);
+  const isArray = Array.isArray(value);
+  if (!isArray && prototype !== Object.prototype && prototype !== null) return false;
+  if (path.has(value) || depth > MAX_JSON_DEPTH) return false;
+  path.add(value);
+  feed(hash, isArray ? 97 : 111);
+  for (const key in value) {
+    feedText(hash, 107, key);
+    if (!hashValue((value as Record<string, unknown>)[key], hash, path, depth + 1)) return false;
+  }
+  feed(hash, 101);
+  path.delete(value);
+  return true;
+}
+
+/** The two hashes of some bytes, computed once per object. */
+function bytesHash(bytes: Uint8Array | ArrayBuffer): readonly [number, number] {
+  const known = byteHashes.get(bytes);
+  if (known !== undefined) return known;
+  const view = bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : bytes;
+  const hash = { first: 0x811c9dc5, second: 0x5bd1e995, length: 0 };
+  for (let index = 0; index < view.length; index += 1) feed(hash, view[index] as number);
+  const result = [hash.first, hash.second] as const;
+  byteHashes.set(bytes, result);
+  return result;
+}

@@ -1,0 +1,121 @@
+import { MAX_JSON_DEPTH } from './json-data.js';
+import type { Message } from './message.js';
+
+/**
+ * A message's content as it was when something was derived from it (a count, a hash): the
+ * content array or string, then every value inside it in a fixed walk order: each object or
+ * array itself, then its keys and values, nested objects walked in turn (see `record` and
+ * `matches`). Bytes (`Uint8Array`, `ArrayBuffer`) and `URL`s are recorded by identity with their
+ * length or address, not walked: an image is never re-read. The walk is linear in the number of
+ * values, never in the length of a string (strings compare by identity first). Content replaced
+ * or edited in place, however deep, no longer matches its snapshot.
+ */
+export type ContentSnapshot = {
+  content: Message['content'];
+  values: readonly unknown[] | undefined;
+};
+
+/**
+ * The snapshot of `content` as it is now.
+ *
+ * @param content - a message's content
+ * @returns its snapshot
+ */
+export function snapshotOf(content: Message['content']): ContentSnapshot {
+  if (typeof content === 'string' || !Array.isArray(content)) return { content, values: undefined };
+  const values: unknown[] = [];
+  record(content, values, new Set(), 0);
+  return { content, values };
+}
+
+/**
+ * Whether `content` is still what `snapshot` recorded: the same object, holding the same values.
+ *
+ * @param snapshot - a snapshot from {@link snapshotOf}
+ * @param content - the content now
+ * @returns whether nothing in it was replaced or edited
+ */
+export function sameContent(snapshot: ContentSnapshot, content: Message['content']): boolean {
+  if (snapshot.content !== content) return false;
+  const before = snapshot.values;
+  if (before === undefined) return true;
+  const cursor = { values: before, at: 0 };
+  return matches(content, cursor) && cursor.at === before.length;
+}
+
+// --- internal helpers ---
+
+/**
+ * Pushes `value` and everything inside it onto `out`, in the order {@link matches} reads them. A
+ * value met again on its own path (a cycle) or nested deeper than any valid message is recorded
+ * as a fresh symbol, which nothing matches: such content is always counted again.
+ */
+function record(value: unknown, out: unknown[], path: Set<object>, depth: number): void {
+  if (typeof value !== 'object' || value === null) {
+    out.push(value);
+    return;
+  }
+  if (path.has(value) || depth > MAX_JSON_DEPTH) {
+    out.push(Symbol('never matches'));
+    return;
+  }
+  out.push(value);
+  if (Array.isArray(value)) {
+    // Arrays by length and element: no key strings to compare on every check.
+    out.push(value.length);
+    path.add(value);
+    for (let index = 0; index < value.length; index += 1)
+      record(value[index], out, path, depth + 1);
+    path.delete(value);
+    return;
+  }
+  if (!isPlainObject(value)) {
+    if (value instanceof Uint8Array || value instanceof ArrayBuffer) {
+      out.push(value.byteLength);
+      return;
+    }
+    if (value instanceof URL) {
+      out.push(value.href);
+      return;
+    }
+  }
+  path.add(value);
+  for (const key in value) {
+    out.push(key);
+    record((value as Record<string, unknown>)[key], out, path, depth + 1);
+  }
+  path.delete(value);
+}
+
+/**
+ * Whether `value` matches the recorded values from `cursor.at` on, advancing it. No cycle check
+ * is needed: a recorded cycle is a symbol that stops the walk at the first object it meets there.
+ */
+function matches(value: unknown, cursor: { values: readonly unknown[]; at: number }): boolean {
+  const { values } = cursor;
+  if (values[cursor.at++] !== value) return false;
+  if (typeof value !== 'object' || value === null) return true;
+  if (Array.isArray(value)) {
+    if (values[cursor.at++] !== value.length) return false;
+    for (let index = 0; index < value.length; index += 1)
+      if (!matches(value[index], cursor)) return false;
+    return true;
+  }
+  if (!isPlainObject(value)) {
+    if (value instanceof Uint8Array || value instanceof ArrayBuffer) {
+      return values[cursor.at++] === value.byteLength;
+    }
+    if (value instanceof URL) return values[cursor.at++] === value.href;
+  }
+  for (const key in value) {
+    if (values[cursor.at++] !== key) return false;
+    if (!matches((value as Record<string, unknown>)[key], cursor)) return false;
+  }
+  return true;
+}
+
+/** Whether `value` is a plain object (an object literal, or of no prototype): the common case. */
+function isPlainObject(value: object): boolean {
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
