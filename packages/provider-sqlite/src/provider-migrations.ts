@@ -200,6 +200,18 @@ const MIGRATIONS: Record<string, Migration> = {
         .execute();
     },
   },
+  '0008_history_active_tokens': {
+    async up(db: Kysely<unknown>): Promise<void> {
+      // The counts a bounded read sums to find where its window starts come from the index
+      // alone (a covering search), never from rows whose content spills over many pages.
+      await db.schema.dropIndex('history_active').execute();
+      await db.schema
+        .createIndex('history_active')
+        .on('history')
+        .columns(['conversation_id', 'archive_id', 'position', 'tokens'])
+        .execute();
+    },
+  },
 };
 
 /**

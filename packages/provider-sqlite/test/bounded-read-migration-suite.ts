@@ -72,9 +72,10 @@ export function testBoundedReadMigration(options: BoundedReadMigrationSuiteOptio
           .select('name')
           .orderBy('name')
           .execute();
-        expect(migrations.map((row) => row.name).slice(-2)).toEqual([
+        expect(migrations.map((row) => row.name).slice(-3)).toEqual([
           '0006_bounded_reads',
           '0007_events_conversation_type',
+          '0008_history_active_tokens',
         ]);
         const rows = await migrated.db
           .selectFrom('history')
@@ -101,9 +102,13 @@ export function testBoundedReadMigration(options: BoundedReadMigrationSuiteOptio
 
 // --- internal helpers ---
 
-/** Takes the provider's database back to schema 0005 (0006 and 0007 undone), keeping every row. */
+/** Takes the provider's database back to schema 0005 (0006 to 0008 undone), keeping every row. */
 async function backToSchema0005(provider: KyselyProvider): Promise<void> {
   const db = provider.db;
+  await sql`drop index history_active`.execute(db);
+  await sql`create index history_active on history (conversation_id, archive_id, position)`.execute(
+    db,
+  );
   await sql`drop index events_conversation_type`.execute(db);
   await sql`drop index history_always_kept`.execute(db);
   await sql`drop index history_active_role`.execute(db);
@@ -111,7 +116,11 @@ async function backToSchema0005(provider: KyselyProvider): Promise<void> {
   await db
     .withTables<{ ctxkit_migration: { name: string } }>()
     .deleteFrom('ctxkit_migration')
-    .where('name', 'in', ['0006_bounded_reads', '0007_events_conversation_type'])
+    .where('name', 'in', [
+      '0006_bounded_reads',
+      '0007_events_conversation_type',
+      '0008_history_active_tokens',
+    ])
     .execute();
 }
 

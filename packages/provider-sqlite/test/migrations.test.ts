@@ -44,6 +44,7 @@ describe('migrations', () => {
       '0005_last_prompts',
       '0006_bounded_reads',
       '0007_events_conversation_type',
+      '0008_history_active_tokens',
     ]);
     raw.close();
   });

@@ -135,6 +135,7 @@ describe.skipIf(url === '')(`PostgreSQL${skipReason ? ` (skipped: ${skipReason})
       '0005_last_prompts',
       '0006_bounded_reads',
       '0007_events_conversation_type',
+      '0008_history_active_tokens',
     ]);
     await close(provider);
     await close(again);
