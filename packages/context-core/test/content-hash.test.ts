@@ -52,6 +52,27 @@ describe('contentHash', () => {
     expect(new Set(hashes).size).toBe(hashes.length);
   });
 
+  it('tells apart long texts that differ in one character anywhere, across encoding chunks too', () => {
+    const hashOf = (text: string) => contentHash({ role: 'user', content: text });
+    const long = 'lorem ipsum '.repeat(4_000);
+    const variants = [
+      long,
+      `${long.slice(0, 20_000)}X${long.slice(20_001)}`,
+      `${long.slice(0, -1)}X`,
+      `X${long.slice(1)}`,
+      // A pair split by the 16,384-character chunk unless the chunk ends before it.
+      `${'a'.repeat(16_383)}😀${'b'.repeat(100)}`,
+      `${'a'.repeat(16_383)}😁${'b'.repeat(100)}`,
+      // Lone surrogates, which UTF-8 cannot encode, are hashed by character instead.
+      `${'a'.repeat(100)}\ud800${'b'.repeat(100)}`,
+      `${'a'.repeat(100)}\ud801${'b'.repeat(100)}`,
+      `${'a'.repeat(100)}\ufffd${'b'.repeat(100)}`,
+    ];
+    const hashes = variants.map(hashOf);
+    expect(new Set(hashes).size).toBe(variants.length);
+    expect(variants.map((text) => hashOf(text.split('').join('')))).toEqual(hashes);
+  });
+
   it('has no hash for content that is not plain data', () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
