@@ -29,7 +29,7 @@ import {
 import { compressedEvent } from './compressed-event.js';
 import { createContextManager } from './create-context-manager.js';
 import { type AssembledPrompt, fitAndAssemble } from './fit-and-assemble.js';
-import { fitLeftSomethingOut, holdsEvery, storedTokens } from './history-reach.js';
+import { fitLeftSomethingOut, holdsEvery, sentMessages, storedTokens } from './history-reach.js';
 import { createLastBuilds } from './last-builds.js';
 import { SOURCE } from './source.js';
 import { systemMessages } from './system-messages.js';
@@ -259,6 +259,7 @@ export function createContextPipeline(options: ContextPipelineOptions): ContextP
       const sentBefore = last?.sent;
       let history: Message[] = [];
       let built: AssembledPrompt | undefined;
+      let sent: boolean[] = [];
       for (;;) {
         history = await provider.getHistory(
           conversationId,
@@ -277,7 +278,9 @@ export function createContextPipeline(options: ContextPipelineOptions): ContextP
           continue;
         }
         built = await fitHistory(history);
-        if (whole || fitLeftSomethingOut(built.report, history)) break;
+        if (historyReach === 'all') break;
+        sent = sentMessages(history, built.fitted);
+        if (whole || fitLeftSomethingOut(history, sent)) break;
         reach = further;
       }
       const { messages, report } = built as AssembledPrompt;
@@ -288,7 +291,7 @@ export function createContextPipeline(options: ContextPipelineOptions): ContextP
         throw tooLarge(promptTokens, (built as AssembledPrompt).fitted, report.estimatedTokens);
       }
       await events?.record(compressedEvent(conversationId, report));
-      if (historyReach === 'window') lastBuilds.remember(conversationId, history, report);
+      if (historyReach === 'window') lastBuilds.remember(conversationId, history, sent);
       return { messages, report, historyBudget: { maxTokens: report.budgetTokens } };
     },
   });

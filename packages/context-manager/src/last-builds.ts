@@ -1,9 +1,4 @@
-import {
-  assertStoredPrompt,
-  type FitReport,
-  type LastPromptStore,
-  type Message,
-} from '@ctxkit/context-core';
+import { assertStoredPrompt, type LastPromptStore, type Message } from '@ctxkit/context-core';
 import { SOURCE } from './source.js';
 
 /** What a pipeline keeps of a conversation's last build, to size the next build's read. */
@@ -24,8 +19,8 @@ export interface LastBuilds {
    * prompt stored in `lastPrompts`; undefined when neither knows.
    */
   of(conversationId: string): Promise<LastBuild | undefined>;
-  /** Records what a build read and sent. */
-  remember(conversationId: string, history: readonly Message[], report: FitReport): void;
+  /** Records what a build read and which of those messages it sent (`sentMessages`). */
+  remember(conversationId: string, history: readonly Message[], sent: readonly boolean[]): void;
 }
 
 /** Conversations remembered; the least recently used is forgotten first. */
@@ -55,13 +50,7 @@ export function createLastBuilds(lastPrompts: LastPromptStore | undefined): Last
       }
       return { sent };
     },
-    remember(conversationId, history, report) {
-      const kept = new Array<boolean>(history.length).fill(false);
-      for (const change of report.changes) {
-        if (change.inputIndex === null) continue;
-        if (change.action === 'dropped' || change.action === 'summarized') continue;
-        kept[change.inputIndex] = true;
-      }
+    remember(conversationId, history, kept) {
       const sent = new Set<string>();
       history.forEach((message, index) => {
         if (kept[index] && message.id !== undefined) sent.add(message.id);
