@@ -1,4 +1,4 @@
-import { type ContentSnapshot, sameContent, snapshotOf } from './content-snapshot.js';
+import { type DataSnapshot, isUnchanged, snapshotOf } from './data-snapshot.js';
 import { MAX_JSON_DEPTH } from './json-data.js';
 import type { Message } from './message.js';
 
@@ -20,7 +20,7 @@ import type { Message } from './message.js';
  */
 export function contentHash(message: Message): string | undefined {
   const known = hashes.get(message);
-  if (known !== undefined && sameContent(known.snapshot, message.content)) return known.hash;
+  if (known !== undefined && isUnchanged(known.snapshot, message.content)) return known.hash;
   const hash = hashContent(message.content);
   hashes.set(message, { snapshot: snapshotOf(message.content), hash });
   return hash;
@@ -29,7 +29,7 @@ export function contentHash(message: Message): string | undefined {
 // --- internal helpers ---
 
 /** Each message's hash, with the snapshot of the content it was made from. */
-const hashes = new WeakMap<Message, { snapshot: ContentSnapshot; hash: string | undefined }>();
+const hashes = new WeakMap<Message, { snapshot: DataSnapshot; hash: string | undefined }>();
 
 /** The hashes of bytes already hashed, by object. */
 const byteHashes = new WeakMap<Uint8Array | ArrayBuffer, readonly [number, number]>();

@@ -56,6 +56,7 @@ export {
   withContent,
   withTokenCount,
 } from './count-tokens.js';
+export { type DataSnapshot, isUnchanged, snapshotOf } from './data-snapshot.js';
 export {
   type DefineCompressorOptions,
   defineCompressor,

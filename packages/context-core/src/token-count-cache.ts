@@ -1,4 +1,4 @@
-import { type ContentSnapshot, sameContent, snapshotOf } from './content-snapshot.js';
+import { type DataSnapshot, isUnchanged, snapshotOf } from './data-snapshot.js';
 import type { Message } from './message.js';
 
 /**
@@ -35,7 +35,7 @@ const entries = new WeakMap<Message, CountEntry>();
 export function cachedTokenCount(message: Message, counterName: string): number | undefined {
   const entry = entries.get(message);
   if (entry === undefined || entry.counterName !== counterName) return undefined;
-  return sameContent(entry.snapshot, message.content) ? entry.tokens : undefined;
+  return isUnchanged(entry.snapshot, message.content) ? entry.tokens : undefined;
 }
 
 /**
@@ -56,5 +56,5 @@ export function rememberTokenCount(message: Message, counterName: string, tokens
 interface CountEntry {
   counterName: string;
   tokens: number;
-  snapshot: ContentSnapshot;
+  snapshot: DataSnapshot;
 }

@@ -1,3 +1,4 @@
+import { type DataSnapshot, isUnchanged, snapshotOf } from './data-snapshot.js';
 import { InvalidMessageError } from './error-families.js';
 import { jsonDataProblem } from './json-data.js';
 import { type Message, PART_TYPES_BY_ROLE, type PartType, ROLES, type Role } from './message.js';
@@ -148,20 +149,14 @@ type Fail = (problem: string, field?: string, part?: number) => never;
 
 const KNOWN_PART_TYPES = new Set<string>(Object.values(PART_TYPES_BY_ROLE).flat());
 
-function validateMessage(message: unknown, index: number, pairs: PairState, source?: string) {
-  const fail: Fail = (problem, field, part) => {
-    const where = part === undefined ? `message ${index}` : `message ${index}, part ${part}`;
-    throw new InvalidMessageError({
-      code: 'invalid_message',
-      source,
-      message: `Invalid ${where}${field === undefined ? '' : ` (${field})`}: ${problem}`,
-      details: {
-        index,
-        ...(part === undefined ? {} : { part }),
-        ...(field === undefined ? {} : { field }),
-      },
-    });
-  };
+/** Checks one message in full, returning its pair steps. */
+function checkMessage(
+  message: unknown,
+  index: number,
+  pairs: PairState,
+  source?: string,
+): PairStep[] {
+  const fail: Fail = (problem, field, part) => failAt(source, index, problem, field, part);
   if (typeof message !== 'object' || message === null || Array.isArray(message)) {
     fail(`expected an object, got ${describe(message)}.`);
   }
@@ -181,26 +176,149 @@ function validateMessage(message: unknown, index: number, pairs: PairState, sour
     requireProviderOptions(providerOptions, 'providerOptions', fail);
   if (typeof content === 'string') {
     if (role === 'tool') fail('a tool message must hold parts, not a string.', 'content');
-    return;
+    return [];
   }
   if (!Array.isArray(content)) {
     fail(`content must be a string or an array of parts, got ${describe(content)}.`, 'content');
   }
   if (role === 'tool' && content.length === 0) fail('a tool message must hold parts.', 'content');
+  const steps: PairStep[] = [];
   const ownCalls = new Map<string, boolean>();
   for (let partIndex = 0; partIndex < content.length; partIndex += 1) {
     const failPart: Fail = (problem, field) => fail(problem, field, partIndex);
-    validatePart(content[partIndex], role, pairs, ownCalls, failPart);
+    const step = validatePart(content[partIndex], partIndex, role, failPart);
+    if (step === undefined) continue;
+    applyStep(step, role, pairs, ownCalls, failPart);
+    steps.push(step);
   }
+  return steps;
 }
 
-function validatePart(
-  part: unknown,
+/**
+ * What a part does to the tool calls and approvals of a history: a call made, a result given, an
+ * approval requested or answered, at part `part` of its message.
+ */
+type PairStep = { part: number } & (
+  | { kind: 'call'; toolCallId: string; providerExecuted: boolean }
+  | { kind: 'result'; toolCallId: string }
+  | { kind: 'request'; approvalId: string; toolCallId: string }
+  | { kind: 'response'; approvalId: string }
+);
+
+/**
+ * Messages found well-formed before, by object, with the snapshot they were checked in and their
+ * pair steps: while a message is unchanged, validating it again only replays its steps (its
+ * pairs still depend on the messages around it).
+ */
+const wellFormed = new WeakMap<object, { snapshot: DataSnapshot; steps: readonly PairStep[] }>();
+
+/** Checks one message: again only its pairs, when it was found well-formed and is unchanged. */
+function validateMessage(message: unknown, index: number, pairs: PairState, source?: string) {
+  const known =
+    typeof message === 'object' && message !== null ? wellFormed.get(message) : undefined;
+  if (known !== undefined && isUnchanged(known.snapshot, message)) {
+    const { role } = message as Message;
+    const ownCalls = new Map<string, boolean>();
+    for (const step of known.steps) {
+      applyStep(step, role, pairs, ownCalls, (problem, field) =>
+        failAt(source, index, problem, field, step.part),
+      );
+    }
+    return;
+  }
+  const steps = checkMessage(message, index, pairs, source);
+  wellFormed.set(message as object, { snapshot: snapshotOf(message), steps });
+}
+
+/** Throws the error for a problem at `field` of part `part` (if any) of message `index`. */
+function failAt(
+  source: string | undefined,
+  index: number,
+  problem: string,
+  field?: string,
+  part?: number,
+): never {
+  const where = part === undefined ? `message ${index}` : `message ${index}, part ${part}`;
+  throw new InvalidMessageError({
+    code: 'invalid_message',
+    source,
+    message: `Invalid ${where}${field === undefined ? '' : ` (${field})`}: ${problem}`,
+    details: {
+      index,
+      ...(part === undefined ? {} : { part }),
+      ...(field === undefined ? {} : { field }),
+    },
+  });
+}
+
+/** Checks `step` against the pairs so far and records it; `ownCalls` are its message's calls. */
+function applyStep(
+  step: PairStep,
   role: Role,
   pairs: PairState,
   ownCalls: Map<string, boolean>,
   fail: Fail,
 ): void {
+  switch (step.kind) {
+    case 'call': {
+      const callId = step.toolCallId;
+      if (pairs.calls.has(callId)) fail(`duplicate toolCallId ${describe(callId)}.`, 'toolCallId');
+      pairs.calls.add(callId);
+      ownCalls.set(callId, step.providerExecuted);
+      return;
+    }
+    case 'result': {
+      const callId = step.toolCallId;
+      if (!pairs.calls.has(callId)) {
+        fail(
+          `tool result ${describe(callId)} has no earlier tool call with that id.`,
+          'toolCallId',
+        );
+      }
+      if (role === 'assistant' && ownCalls.get(callId) !== true) {
+        fail(
+          `an assistant message holds only results of its own provider-executed calls; ${describe(callId)} is not one: put its result in a tool message.`,
+          'toolCallId',
+        );
+      }
+      if (pairs.answered.has(callId))
+        fail(`tool call ${describe(callId)} already has a result.`, 'toolCallId');
+      pairs.answered.add(callId);
+      return;
+    }
+    case 'request': {
+      const { approvalId, toolCallId: callId } = step;
+      if (!pairs.calls.has(callId)) {
+        fail(
+          `approval request for ${describe(callId)}, which is no earlier tool call.`,
+          'toolCallId',
+        );
+      }
+      if (pairs.approvals.has(approvalId))
+        fail(`duplicate approvalId ${describe(approvalId)}.`, 'approvalId');
+      pairs.approvals.add(approvalId);
+      return;
+    }
+    case 'response': {
+      const { approvalId } = step;
+      if (!pairs.approvals.has(approvalId)) {
+        fail(`approval response ${describe(approvalId)} has no earlier request.`, 'approvalId');
+      }
+      if (pairs.approved.has(approvalId))
+        fail(`approval ${describe(approvalId)} already has a response.`, 'approvalId');
+      pairs.approved.add(approvalId);
+      return;
+    }
+  }
+}
+
+/** Checks one part's shape; returns what it does to the pairs, if anything. */
+function validatePart(
+  part: unknown,
+  partIndex: number,
+  role: Role,
+  fail: Fail,
+): PairStep | undefined {
   if (typeof part !== 'object' || part === null || Array.isArray(part)) {
     fail(`expected a part object, got ${describe(part)}.`);
   }
@@ -235,50 +353,28 @@ function validatePart(
       check.optionalString('signature');
       break;
     case 'tool-call': {
-      const callId = check.id('toolCallId');
+      const toolCallId = check.id('toolCallId');
       check.string('toolName', true);
       if (fields.input !== undefined) requireJson(fields.input, 'tool-call.input', fail);
       check.optionalBoolean('providerExecuted');
-      if (pairs.calls.has(callId)) fail(`duplicate toolCallId ${describe(callId)}.`, 'toolCallId');
-      pairs.calls.add(callId);
-      ownCalls.set(callId, fields.providerExecuted === true);
-      break;
+      return {
+        part: partIndex,
+        kind: 'call',
+        toolCallId,
+        providerExecuted: fields.providerExecuted === true,
+      };
     }
     case 'tool-result': {
-      const callId = check.string('toolCallId', true);
+      const toolCallId = check.string('toolCallId', true);
       check.string('toolName');
       validateToolOutput(fields.output, fail);
       check.optionalBoolean('isError');
-      if (!pairs.calls.has(callId)) {
-        fail(
-          `tool result ${describe(callId)} has no earlier tool call with that id.`,
-          'toolCallId',
-        );
-      }
-      if (role === 'assistant' && ownCalls.get(callId) !== true) {
-        fail(
-          `an assistant message holds only results of its own provider-executed calls; ${describe(callId)} is not one: put its result in a tool message.`,
-          'toolCallId',
-        );
-      }
-      if (pairs.answered.has(callId))
-        fail(`tool call ${describe(callId)} already has a result.`, 'toolCallId');
-      pairs.answered.add(callId);
-      break;
+      return { part: partIndex, kind: 'result', toolCallId };
     }
     case 'tool-approval-request': {
       const approvalId = check.id('approvalId');
-      const callId = check.string('toolCallId', true);
-      if (!pairs.calls.has(callId)) {
-        fail(
-          `approval request for ${describe(callId)}, which is no earlier tool call.`,
-          'toolCallId',
-        );
-      }
-      if (pairs.approvals.has(approvalId))
-        fail(`duplicate approvalId ${describe(approvalId)}.`, 'approvalId');
-      pairs.approvals.add(approvalId);
-      break;
+      const toolCallId = check.string('toolCallId', true);
+      return { part: partIndex, kind: 'request', approvalId, toolCallId };
     }
     case 'tool-approval-response': {
       const approvalId = check.string('approvalId', true);
@@ -287,13 +383,7 @@ function validatePart(
       }
       check.optionalString('reason');
       check.optionalBoolean('providerExecuted');
-      if (!pairs.approvals.has(approvalId)) {
-        fail(`approval response ${describe(approvalId)} has no earlier request.`, 'approvalId');
-      }
-      if (pairs.approved.has(approvalId))
-        fail(`approval ${describe(approvalId)} already has a response.`, 'approvalId');
-      pairs.approved.add(approvalId);
-      break;
+      return { part: partIndex, kind: 'response', approvalId };
     }
     case 'opaque':
       if (!('value' in fields) || fields.value === undefined) {
@@ -302,6 +392,7 @@ function validatePart(
       requireJson(fields.value, 'opaque.value', fail);
       break;
   }
+  return undefined;
 }
 
 /** Checks an image or file part's fields; `path` names the part in errors. */

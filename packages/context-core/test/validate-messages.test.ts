@@ -184,6 +184,35 @@ describe('validateMessages', () => {
       validateMessages([call('emoji-\u{1F600}'), result('emoji-\u{1F600}')]),
     ).not.toThrow();
   });
+
+  it('checks a message validated before again in full once it was edited in place, however deep', () => {
+    const message = call('c1');
+    validateMessages([message, result('c1')]);
+    const part = (message.content as { input?: unknown }[])[0] as { input?: unknown };
+    part.input = { when: 10n };
+    expect(problem([message, result('c1')]).message).toMatch(/message 0, part 0.*BigInt/);
+    part.input = {};
+    expect(() => validateMessages([message, result('c1')])).not.toThrow();
+    const text = user('hi');
+    validateMessages([text]);
+    (text as { role: string }).role = 'narrator';
+    expect(problem([text]).message).toMatch(/unknown role/);
+  });
+
+  it('checks the pairs of a message validated before against the messages around it now', () => {
+    const [asked, answered] = [call('c1'), result('c1')];
+    validateMessages([asked, answered]);
+    expect(problem([answered]).message).toBe(
+      '[ctxkit/context-core] Invalid message 0, part 0 (toolCallId): tool result "c1" has no earlier tool call with that id.',
+    );
+    expect(problem([asked, answered, answered]).details).toEqual({
+      index: 2,
+      part: 0,
+      field: 'toolCallId',
+    });
+    expect(problem([asked, asked]).message).toMatch(/message 1, part 0.*duplicate toolCallId "c1"/);
+    expect(() => validateMessages([answered], { knownToolCallIds: ['c1'] })).not.toThrow();
+  });
 });
 
 describe('createMessageValidator', () => {

@@ -1,46 +1,48 @@
 import { MAX_JSON_DEPTH } from './json-data.js';
-import type { Message } from './message.js';
 
 /**
- * A message's content as it was when something was derived from it (a count, a hash): the
- * content array or string, then every value inside it in a fixed walk order: each object or
- * array itself, then its keys and values, nested objects walked in turn (see `record` and
- * `matches`). Bytes (`Uint8Array`, `ArrayBuffer`) and `URL`s are recorded by identity with their
- * length or address, not walked: an image is never re-read. The walk is linear in the number of
- * values, never in the length of a string (strings compare by identity first). Content replaced
- * or edited in place, however deep, no longer matches its snapshot.
+ * Data (a message, its content) as it was when something was derived from it (a count, a hash,
+ * a parsed copy kept for later): the value, then every value inside it in a fixed walk order:
+ * each object or array itself, then its keys and values, nested objects walked in turn. Bytes
+ * (`Uint8Array`, `ArrayBuffer`) and `URL`s are recorded by identity with their length or
+ * address, not walked: an image is never re-read. The walk is linear in the number of values,
+ * never in the length of a string (strings compare by identity first). Data replaced, or edited
+ * in place however deep (a key added, removed or set), no longer matches its snapshot. Values
+ * that change on every read (getters, proxies) are not data, and are not supported.
  */
-export type ContentSnapshot = {
-  content: Message['content'];
-  values: readonly unknown[] | undefined;
-};
-
-/**
- * The snapshot of `content` as it is now.
- *
- * @param content - a message's content
- * @returns its snapshot
- */
-export function snapshotOf(content: Message['content']): ContentSnapshot {
-  if (typeof content === 'string' || !Array.isArray(content)) return { content, values: undefined };
-  const values: unknown[] = [];
-  record(content, values, new Set(), 0);
-  return { content, values };
+export interface DataSnapshot {
+  /** The value recorded. */
+  readonly value: unknown;
+  /** Everything inside it, in walk order; `undefined` for a value that is not an object. */
+  readonly values: readonly unknown[] | undefined;
 }
 
 /**
- * Whether `content` is still what `snapshot` recorded: the same object, holding the same values.
+ * The snapshot of `value` as it is now (see {@link DataSnapshot}).
+ *
+ * @param value - a message, its content, or other plain data
+ * @returns its snapshot
+ */
+export function snapshotOf(value: unknown): DataSnapshot {
+  if (typeof value !== 'object' || value === null) return { value, values: undefined };
+  const values: unknown[] = [];
+  record(value, values, new Set(), 0);
+  return { value, values };
+}
+
+/**
+ * Whether `value` is still what `snapshot` recorded: the same object, holding the same values.
  *
  * @param snapshot - a snapshot from {@link snapshotOf}
- * @param content - the content now
+ * @param value - the value now
  * @returns whether nothing in it was replaced or edited
  */
-export function sameContent(snapshot: ContentSnapshot, content: Message['content']): boolean {
-  if (snapshot.content !== content) return false;
+export function isUnchanged(snapshot: DataSnapshot, value: unknown): boolean {
+  if (snapshot.value !== value) return false;
   const before = snapshot.values;
   if (before === undefined) return true;
   const cursor = { values: before, at: 0 };
-  return matches(content, cursor) && cursor.at === before.length;
+  return matches(value, cursor) && cursor.at === before.length;
 }
 
 // --- internal helpers ---

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { isUnchanged, snapshotOf } from '../src/data-snapshot.js';
+import type { Message } from '../src/message.js';
+
+const message = (): Message => ({
+  id: '7',
+  role: 'assistant',
+  content: [
+    { type: 'text', text: 'reading' },
+    { type: 'tool-call', toolCallId: 'c1', toolName: 'read', input: { path: 'a.ts' } },
+  ],
+  meta: { pinned: true },
+});
+
+describe('data snapshots', () => {
+  it('match the data they were taken of while nothing in it changes', () => {
+    const value = message();
+    const snapshot = snapshotOf(value);
+    expect(isUnchanged(snapshot, value)).toBe(true);
+    expect(isUnchanged(snapshot, message())).toBe(false);
+  });
+
+  it.each([
+    ['a field set', (value: Message) => Object.assign(value, { role: 'user' })],
+    ['a field added', (value: Message) => Object.assign(value, { tokens: 3 })],
+    ['a field removed', (value: Message) => delete value.meta],
+    ['meta edited', (value: Message) => Object.assign(value.meta ?? {}, { pinned: false })],
+    [
+      'a nested input edited',
+      (value: Message) => {
+        const call = (value.content as { input?: { path: string } }[])[1];
+        if (call?.input) call.input.path = 'b.ts';
+      },
+    ],
+    ['a part added', (value: Message) => (value.content as unknown[]).push({ type: 'text' })],
+    ['the content replaced', (value: Message) => Object.assign(value, { content: 'x' })],
+  ])('no longer match after %s', (_what, change) => {
+    const value = message();
+    const snapshot = snapshotOf(value);
+    change(value);
+    expect(isUnchanged(snapshot, value)).toBe(false);
+  });
+
+  it('compare strings and numbers by value', () => {
+    expect(isUnchanged(snapshotOf('text'), 'text')).toBe(true);
+    expect(isUnchanged(snapshotOf(3), 4)).toBe(false);
+  });
+});
