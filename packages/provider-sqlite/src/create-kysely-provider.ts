@@ -35,9 +35,16 @@ import { dialectOf } from './dialect-of.js';
 import { listEvents, listEventsPage, recordEvent } from './event-log.js';
 import { createHistoryTransaction, type HistoryTransaction } from './history-transaction.js';
 import { readLastPrompt, writeLastPrompt } from './last-prompts.js';
+import {
+  assertMessageCacheSize,
+  createMessageCache,
+  DEFAULT_MESSAGE_CACHE_SIZE,
+} from './message-cache.js';
+import { createPlacementCache } from './placement-cache.js';
 import { migrateProvider } from './provider-migrations.js';
 import { SOURCE } from './provider-source.js';
 import type { ProviderTables } from './provider-tables.js';
+import type { ReadCaches } from './read-bounded-history.js';
 import { readHistory } from './read-history.js';
 import { type RetryOptions, type RetryPolicy, resolveRetryPolicy } from './retry-policy.js';
 import { type ConfirmCommit, retryTransient } from './retry-transient.js';
@@ -69,6 +76,16 @@ export interface KyselyProviderOptions<Database = unknown> {
    * @default `undefined`: the server's own `statement_timeout`
    */
   statementTimeoutMs?: number;
+  /**
+   * How many messages reads bounded by `maxTokens` (a pipeline's builds) keep, parsed, by row id,
+   * so that the next read of the same window fetches and parses only the rows it has not seen: a
+   * stored message never changes. `0` keeps none. Reads return the kept objects themselves; one
+   * you change after it was returned is read again from its row. A row changed in the database by
+   * something other than the provider is seen once its message is no longer kept.
+   *
+   * @default 10000
+   */
+  messageCacheSize?: number;
 }
 
 /** What both factories pass to {@link createProvider}. Not part of the public API. */
@@ -79,6 +96,8 @@ export interface ProviderSettings {
   readonly retry: RetryOptions | false | undefined;
   /** The statement timeout option, checked here. */
   readonly statementTimeoutMs: number | undefined;
+  /** The message cache size option, checked here. */
+  readonly messageCacheSize: number | undefined;
   /** Called once on close, after pending work. */
   readonly release: () => Promise<void>;
 }
@@ -172,10 +191,12 @@ export interface KyselyProvider extends HistoryStore, EventStore, LastPromptStor
  * const provider = createKyselyProvider({ db, statementTimeoutMs: 10_000, retry: { attempts: 10 } });
  * ```
  *
- * @param options - the Kysely instance, the counter, the retry policy and the statement timeout
+ * @param options - the Kysely instance, the counter, the retry policy, the statement timeout
+ *   and the message cache's size
  * @returns the provider; it never closes `db`
  * @throws InvalidOptionError (`invalid_option`) for a dialect other than SQLite and PostgreSQL,
- *   a `counter` that is not a TokenCounter, a malformed `retry`, or a `statementTimeoutMs` that
+ *   a `counter` that is not a TokenCounter, a malformed `retry`, a `messageCacheSize` that is not
+ *   a whole number of at least 0, or a `statementTimeoutMs` that
  *   is not a positive whole number or is given for SQLite
  */
 export function createKyselyProvider<Database>(
@@ -196,6 +217,7 @@ export function createKyselyProvider<Database>(
     counter: settings.counter,
     retry: settings.retry,
     statementTimeoutMs: settings.statementTimeoutMs,
+    messageCacheSize: settings.messageCacheSize,
     release: async () => {},
   });
 }
@@ -213,6 +235,13 @@ export function createProvider<Database>(
   assertCounter(counter);
   const policy: RetryPolicy = resolveRetryPolicy(settings.retry);
   assertStatementTimeout(settings.statementTimeoutMs);
+  const cacheSize = settings.messageCacheSize ?? DEFAULT_MESSAGE_CACHE_SIZE;
+  assertMessageCacheSize(cacheSize);
+  // Only getHistory uses them, outside any transaction of the caller's: it sees committed rows.
+  const caches: ReadCaches | undefined =
+    cacheSize === 0
+      ? undefined
+      : { messages: createMessageCache(cacheSize), placements: createPlacementCache() };
   const unitSettings: UnitSettings = Object.freeze({
     dialect: dialectOf(db as Kysely<unknown>),
     statementTimeoutMs: settings.statementTimeoutMs,
@@ -284,7 +313,7 @@ export function createProvider<Database>(
         if (limit !== undefined) assertValidLimit(limit, SOURCE);
         if (maxTokens !== undefined) assertValidMaxTokens(maxTokens, SOURCE);
         return run(`read conversation ${JSON.stringify(conversationId)}`, 'read', (unit) =>
-          readHistory(unit, conversationId, { limit, maxTokens }),
+          readHistory(unit, conversationId, { limit, maxTokens }, caches),
         );
       });
     },

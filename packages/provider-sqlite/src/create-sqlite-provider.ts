@@ -3,6 +3,7 @@ import { InvalidOptionError, StorageError, type TokenCounter } from '@ctxkit/con
 import { Kysely } from 'kysely';
 import { createProvider, type KyselyProvider } from './create-kysely-provider.js';
 import { createImmediateSqliteDialect } from './immediate-sqlite-dialect.js';
+import { assertMessageCacheSize } from './message-cache.js';
 import { SOURCE } from './provider-source.js';
 import type { ProviderTables } from './provider-tables.js';
 import { type RetryOptions, resolveRetryPolicy } from './retry-policy.js';
@@ -43,6 +44,16 @@ export interface SqliteProviderOptions {
    * @default `{ attempts: 8, baseDelayMs: 100, maxDelayMs: 5000, maxElapsedMs: 30000 }`
    */
   retry?: RetryOptions | false;
+  /**
+   * How many messages reads bounded by `maxTokens` (a pipeline's builds) keep, parsed, by row id,
+   * so that the next read of the same window fetches and parses only the rows it has not seen: a
+   * stored message never changes. `0` keeps none. Reads return the kept objects themselves; one
+   * you change after it was returned is read again from its row. A row changed in the database by
+   * something other than the provider is seen once its message is no longer kept.
+   *
+   * @default 10000
+   */
+  messageCacheSize?: number;
 }
 
 /**
@@ -61,8 +72,8 @@ export interface SqliteProviderOptions {
  * const history = await provider.getHistory('c1', { limit: 50 });
  * ```
  *
- * @param options - the file or the open database, the counter, the busy timeout and the retry
- *   policy
+ * @param options - the file or the open database, the counter, the busy timeout, the retry
+ *   policy and the message cache's size
  * @returns the provider
  * @throws InvalidOptionError (`invalid_option`) for missing, conflicting or malformed options, or
  *   when `filename` is given and better-sqlite3 cannot be loaded
@@ -71,6 +82,7 @@ export interface SqliteProviderOptions {
 export function createSqliteProvider(options: SqliteProviderOptions): KyselyProvider {
   const settings = Object.freeze({ ...options });
   resolveRetryPolicy(settings.retry); // checked before the file is opened
+  if (settings.messageCacheSize !== undefined) assertMessageCacheSize(settings.messageCacheSize);
 
   const busyTimeoutMs = settings.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT;
   if (!Number.isInteger(busyTimeoutMs) || busyTimeoutMs < 0) {
@@ -119,6 +131,7 @@ export function createSqliteProvider(options: SqliteProviderOptions): KyselyProv
     counter: settings.counter,
     retry: settings.retry,
     statementTimeoutMs: undefined,
+    messageCacheSize: settings.messageCacheSize,
     release: async () => {
       if (!owned) return;
       await db.destroy();

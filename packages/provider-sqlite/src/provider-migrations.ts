@@ -202,13 +202,14 @@ const MIGRATIONS: Record<string, Migration> = {
   },
   '0008_history_active_tokens': {
     async up(db: Kysely<unknown>): Promise<void> {
-      // The counts a bounded read sums to find where its window starts come from the index
-      // alone (a covering search), never from rows whose content spills over many pages.
+      // A bounded read places its window from the index alone (a covering search): the counts
+      // it sums, the unit starts it follows and the ids it reads messages by, never from rows
+      // whose content spills over many pages.
       await db.schema.dropIndex('history_active').execute();
       await db.schema
         .createIndex('history_active')
         .on('history')
-        .columns(['conversation_id', 'archive_id', 'position', 'tokens'])
+        .columns(['conversation_id', 'archive_id', 'position', 'tokens', 'unit_start', 'id'])
         .execute();
     },
   },

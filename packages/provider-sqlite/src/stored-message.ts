@@ -77,39 +77,60 @@ export function toStoredMessages(
 
 /**
  * The messages of `rows` (oldest first), checked: each row's role must be known, its content,
- * meta and provider options must be JSON of the right shape (media data in stored form), and together they must pass `validateMessages`.
- * Throws a ContextError (`corrupt_row`) naming the first bad row's id and what is wrong with it;
- * never returns a partial list. `where` names the rows' origin in the message; `pairsBefore`
- * gives the tool calls and approvals stored before the rows (none unless given), for rows that
- * do not start where their conversation or archive starts.
+ * meta and provider options must be JSON of the right shape (media data in stored form), and
+ * together they must pass `validateMessages`. Throws a ContextError (`corrupt_row`) naming the
+ * first bad row's id and what is wrong with it; never returns a partial list. `where` names the
+ * rows' origin in the message; `pairsBefore` gives the tool calls and approvals stored before the
+ * rows (none unless given), for rows that do not start where their conversation or archive
+ * starts.
  */
 export function fromHistoryRows(
   rows: readonly HistoryRowColumns[],
   where: string,
   pairsBefore: (messages: readonly Message[]) => ValidateMessagesOptions = () => ({}),
 ): Message[] {
-  const messages: Message[] = new Array(rows.length);
-  for (let index = 0; index < rows.length; index++) {
-    const row = rows[index] as HistoryRowColumns;
-    if (!ROLES.includes(row.role as Role)) {
-      corruptRow(String(row.id), where, `unknown role ${JSON.stringify(row.role)}`);
-    }
-    const message: Message = {
-      id: String(row.id),
-      ...messageOf(
-        row.role as Role,
-        parseColumn(row, 'content', where),
-        row.meta === null ? undefined : parseColumn(row, 'meta', where),
-        row.provider_options === null ? undefined : parseColumn(row, 'provider_options', where),
-        (part, problem) => corruptRow(String(row.id), where, `part ${part}: ${problem}`),
-      ),
-      tokens: row.tokens,
-      tokenCounter: row.token_counter,
-    };
-    // The count was made by this store at append, from this same JSON: the library may reuse it.
-    rememberTokenCount(message, row.token_counter, row.tokens);
-    messages[index] = message;
+  const messages = rows.map((row) => messageFromRow(row, where));
+  checkHistory(messages, (index) => String(rows[index]?.id), where, pairsBefore);
+  return messages;
+}
+
+/**
+ * The message of one row, its columns parsed, with the count the store made of it at append
+ * remembered for the library. Throws a ContextError (`corrupt_row`) naming the row for an
+ * unknown role, a column that is not JSON, or media that cannot be read back; the message is not
+ * checked against the others yet (see {@link checkHistory}).
+ */
+export function messageFromRow(row: HistoryRowColumns, where: string): Message {
+  if (!ROLES.includes(row.role as Role)) {
+    corruptRow(String(row.id), where, `unknown role ${JSON.stringify(row.role)}`);
   }
+  const message: Message = {
+    id: String(row.id),
+    ...messageOf(
+      row.role as Role,
+      parseColumn(row, 'content', where),
+      row.meta === null ? undefined : parseColumn(row, 'meta', where),
+      row.provider_options === null ? undefined : parseColumn(row, 'provider_options', where),
+      (part, problem) => corruptRow(String(row.id), where, `part ${part}: ${problem}`),
+    ),
+    tokens: row.tokens,
+    tokenCounter: row.token_counter,
+  };
+  // The count was made by this store at append, from this same JSON: the library may reuse it.
+  rememberTokenCount(message, row.token_counter, row.tokens);
+  return message;
+}
+
+/**
+ * Checks messages read from rows, oldest first, with `validateMessages`; a failure becomes a
+ * ContextError (`corrupt_row`) naming the row (`rowIdAt(index)`) and what is wrong with it.
+ */
+export function checkHistory(
+  messages: readonly Message[],
+  rowIdAt: (index: number) => string,
+  where: string,
+  pairsBefore: (messages: readonly Message[]) => ValidateMessagesOptions = () => ({}),
+): void {
   try {
     validateMessages(messages, { ...pairsBefore(messages), source: SOURCE });
   } catch (error) {
@@ -118,13 +139,12 @@ export function fromHistoryRows(
     const part = error.details.part;
     const problem = error.message.slice(error.message.indexOf(': ') + 2);
     corruptRow(
-      String(rows[index]?.id),
+      rowIdAt(index),
       where,
       `${part === undefined ? '' : `part ${String(part)}: `}${problem}`,
       error,
     );
   }
-  return messages;
 }
 
 // --- internal helpers ---

@@ -68,13 +68,24 @@ describe('a read bounded by maxTokens', () => {
       return { sql: query.sql, plan: plan.map((step) => step.detail).join('; ') };
     });
     raw.close();
-    // The counts that place the window come from the index alone, never from the rows.
-    const countPages = plans.filter(({ sql }) => sql.startsWith('select "position", "tokens"'));
-    expect(countPages.length).toBeGreaterThan(1);
-    for (const { sql, plan } of countPages) {
+    // The window is placed from the index alone, never from the rows; messages are read by id.
+    const windowPages = plans.filter(
+      ({ sql }) =>
+        sql.startsWith('select "id", "position", "tokens", "unit_start" from "history"') &&
+        sql.includes('"archive_id" is null') &&
+        !sql.includes('"role" = ?') &&
+        sql.includes('limit ?'),
+    );
+    expect(windowPages.length).toBeGreaterThan(1);
+    for (const { sql, plan } of windowPages) {
       expect(plan, sql).toMatch(/^SEARCH history USING COVERING INDEX history_active \(/);
     }
-    for (const { sql, plan } of plans) {
+    const byId = plans.filter(({ sql }) => sql.includes('where "id" in ('));
+    expect(byId.length).toBeGreaterThan(0);
+    for (const { sql, plan } of byId) {
+      expect(plan, sql).toBe('SEARCH history USING INTEGER PRIMARY KEY (rowid=?)');
+    }
+    for (const { sql, plan } of plans.filter((query) => !byId.includes(query))) {
       expect(plan, sql).toMatch(/^SEARCH history USING (INDEX|COVERING INDEX) \w+ \(/);
       expect(plan, sql).not.toMatch(/\bSCAN\b/);
       expect(plan, sql).not.toContain('TEMP B-TREE');
@@ -86,6 +97,7 @@ describe('a read bounded by maxTokens', () => {
       expect.arrayContaining([
         'history_active conversation_id=? AND archive_id=?',
         'history_active conversation_id=? AND archive_id=? AND position<?',
+        // The second read: only the rows from the newest one the first read placed.
         'history_active conversation_id=? AND archive_id=? AND position>?',
         'history_always_kept conversation_id=? AND archive_id=? AND always_kept=? AND position<?',
         'history_always_kept conversation_id=? AND archive_id=? AND always_kept=?',
@@ -115,4 +127,73 @@ it('parses only the rows it returns: a corrupt row before the window does not fa
   ]);
   await expect(provider.getHistory('c')).rejects.toMatchObject({ code: 'corrupt_row' });
   await provider.close();
+});
+
+describe('the read caches', () => {
+  it('give back a kept message as it was stored, even after the caller changed the one it was given', async () => {
+    const provider = createSqliteProvider({ filename: tempDatabasePath(), counter });
+    await provider.append('c', [user('first'), call('t1'), result('t1')]);
+    const read = await provider.getHistory('c', { maxTokens: 1_000 });
+    const again = await provider.getHistory('c', { maxTokens: 1_000 });
+    // Kept: the same objects come back while nobody changed them.
+    expect(again[1]).toBe(read[1]);
+    const part = ((read[1] as Message).content as { input?: unknown }[])[0] as { input?: unknown };
+    part.input = { path: 'changed by the caller' };
+    (read[0] as { meta?: unknown }).meta = { note: 'added' };
+    const fresh = createSqliteProvider({ filename: ':memory:', counter });
+    await fresh.append('c', [user('first'), call('t1'), result('t1')]);
+    const expected = await fresh.getHistory('c', { maxTokens: 1_000 });
+    const third = await provider.getHistory('c', { maxTokens: 1_000 });
+    expect(third.map(({ id: _id, ...message }) => message)).toEqual(
+      expected.map(({ id: _id, ...message }) => message),
+    );
+    expect(third[2]).toBe(read[2]);
+    await provider.close();
+    await fresh.close();
+  });
+
+  it('ask, on a read after appends, only for the rows appended since, and keep nothing with messageCacheSize 0', async () => {
+    const run = async (messageCacheSize?: number) => {
+      const queries: string[] = [];
+      const db = new Kysely<unknown>({
+        dialect: new SqliteDialect({ database: new Database(tempDatabasePath()) }),
+        log: (event) => {
+          if (event.level === 'query') queries.push(event.query.sql);
+        },
+      });
+      const provider = createKyselyProvider({
+        db,
+        counter,
+        ...(messageCacheSize === undefined ? {} : { messageCacheSize }),
+      });
+      for (let turn = 0; turn < 100; turn += 1) {
+        await provider.append('c', [
+          user(`question ${turn}`),
+          call(`t${turn}`),
+          result(`t${turn}`),
+        ]);
+      }
+      // Half the history: more than one page of rows.
+      const all = await provider.getHistory('c');
+      const maxTokens = all.slice(-150).reduce((sum, message) => sum + (message.tokens ?? 0), 0);
+      await provider.getHistory('c', { maxTokens });
+      await provider.append('c', [user('new'), call('n'), result('n')]);
+      queries.length = 0;
+      const read = await provider.getHistory('c', { maxTokens });
+      await provider.close();
+      await db.destroy();
+      return { queries, read: read.map(({ id: _id, ...message }) => message) };
+    };
+    const kept = await run();
+    const none = await run(0);
+    expect(kept.read).toEqual(none.read);
+    const pages = (queries: string[]) =>
+      queries.filter((sql) => sql.includes('"position" < ?') && sql.includes('limit ?'));
+    expect(pages(kept.queries)).toEqual([]);
+    expect(pages(none.queries).length).toBeGreaterThan(0);
+    // The messages read: only the three new rows with the cache, every row without.
+    const byId = (queries: string[]) => queries.find((sql) => sql.includes('where "id" in ('));
+    expect(byId(kept.queries)?.match(/\?/g)).toHaveLength(3);
+    expect(byId(none.queries)?.match(/\?/g)?.length).toBe(none.read.length);
+  });
 });

@@ -27,6 +27,8 @@ describe('createSqliteProvider options', () => {
       'a retry time that is not a number',
       { filename: ':memory:', retry: { maxElapsedMs: '10' as unknown as number } },
     ],
+    ['a negative message cache size', { filename: ':memory:', messageCacheSize: -1 }],
+    ['a fractional message cache size', { filename: ':memory:', messageCacheSize: 2.5 }],
   ])('rejects %s with invalid_option', (_name, options) => {
     let caught: unknown;
     try {
