@@ -2,11 +2,14 @@ import {
   type CompressContext,
   type ContextCompressor,
   countMessageTokens,
+  type DataSnapshot,
   defineCompressor,
   isReasoningPart,
+  isUnchanged,
   type Message,
   optionChecker,
   type Part,
+  snapshotOf,
 } from '@ctxkit/context-core';
 import { cutToLength } from './cut-middle.js';
 import { pieceLengths, reasoningLength } from './editable-text.js';
@@ -61,14 +64,38 @@ export function truncateMessages(options: TruncateMessagesOptions = {}): Context
     1,
   );
   const marker = check.function('marker', options.marker, defaultTruncationMarker);
+  // A message cut before, and its copy, both unchanged: the same copy again. An agent passes the
+  // same messages at every step, and a stable copy keeps every cache by object warm downstream.
+  const cuts = new WeakMap<Message, Cut>();
   return defineCompressor({
     name: 'truncate-messages',
     guarantees: RESHAPING,
     transform: ({ messages, budget, context }) => {
       const cap = budget.maxCharsPerMessage ?? maxCharsPerMessage;
+      const counterName = context.counter.name;
       let truncated = 0;
       const output = messages.map((message) => {
-        const capped = capMessage(message, cap, marker, context);
+        const known = cuts.get(message);
+        let capped: Message;
+        if (
+          known !== undefined &&
+          known.cap === cap &&
+          known.counterName === counterName &&
+          isUnchanged(known.input, message) &&
+          isUnchanged(known.output, known.output.value)
+        ) {
+          capped = known.output.value as Message;
+        } else {
+          capped = capMessage(message, cap, marker, context);
+          if (capped !== message) {
+            cuts.set(message, {
+              cap,
+              counterName,
+              input: snapshotOf(message),
+              output: snapshotOf(capped),
+            });
+          }
+        }
         if (capped !== message) truncated += 1;
         return capped;
       });
@@ -86,6 +113,14 @@ export function exceedsCharCap(message: Message, cap: number): boolean {
 }
 
 // --- internal helpers ---
+
+/** A message cut under `cap` for the counter named `counterName`, and its cut copy, as they were. */
+interface Cut {
+  cap: number;
+  counterName: string;
+  input: DataSnapshot;
+  output: DataSnapshot;
+}
 
 /** A reasoning part of a message and its characters. */
 interface WholePiece {

@@ -4,7 +4,17 @@ import { createHeuristicCounter } from '@ctxkit/token-counters';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defaultTruncationMarker, truncateMessages } from '../src/index.js';
-import { outputs, outputTextChars, pdf, png, result, run, user, withIds } from './helpers.js';
+import {
+  charCounter,
+  outputs,
+  outputTextChars,
+  pdf,
+  png,
+  result,
+  run,
+  user,
+  withIds,
+} from './helpers.js';
 
 const budget = { maxTokens: 1_000_000 };
 
@@ -37,6 +47,37 @@ describe('truncateMessages', () => {
     expect(report.steps).toEqual([
       expect.objectContaining({ name: 'truncate-messages', truncated: 1, dropped: 0, masked: 0 }),
     ]);
+  });
+
+  it('gives the same copy of a message it cut before, until the message, its copy or the cap changes', async () => {
+    const compressor = truncateMessages({ maxCharsPerMessage: 1000 });
+    // Not frozen, unlike run's input: the caller edits messages in place here.
+    const cut = async (messages: Message[], cap?: number) =>
+      (
+        await compressor.compress(
+          messages,
+          cap === undefined ? budget : { ...budget, maxCharsPerMessage: cap },
+          { counter: charCounter },
+        )
+      ).messages;
+    const long = user('a'.repeat(5000));
+    const [first] = (await cut([long])) as [Message];
+    expect(first).not.toBe(long);
+    // The same message in a new array: the same copy, so caches by object downstream stay warm.
+    expect((await cut([user('new'), long]))[1]).toBe(first);
+    const [other] = (await cut([long], 500)) as [Message];
+    expect(other).not.toBe(first);
+    expect((other.content as string).length).toBeLessThanOrEqual(500);
+    // The message edited in place: cut again from what it holds now.
+    (long as { content: string }).content = 'b'.repeat(5000);
+    const [edited] = (await cut([long])) as [Message];
+    expect(edited).not.toBe(first);
+    expect((edited.content as string).startsWith('bbbb')).toBe(true);
+    // The copy edited by whoever got it: never handed out again.
+    (edited as { content: string }).content = 'changed';
+    const [again] = (await cut([long])) as [Message];
+    expect(again).not.toBe(edited);
+    expect((again.content as string).startsWith('bbbb')).toBe(true);
   });
 
   it('takes the cap from budget.maxChars when the budget sets one', async () => {
