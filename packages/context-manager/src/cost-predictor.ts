@@ -74,7 +74,7 @@ export function createCostPredictor(options: CostPredictorOptions): CostPredicto
     if (model === undefined) return undefined;
     let simulator = simulators.get(key);
     if (simulator === undefined) {
-      simulator = createPromptCacheSimulator({ model, rules: setup.rules });
+      simulator = createPromptCacheSimulator({ model, rules: setup.rules, keepRequests: false });
       if (simulators.size >= maxConversations)
         simulators.delete(simulators.keys().next().value as string | symbol);
     } else simulators.delete(key);

@@ -19,6 +19,7 @@ export { CACHE_TTL_MS } from './simulate-breakpoint-caching.js';
 export {
   createPromptCacheSimulator,
   type PromptCacheSimulator,
+  type PromptCacheSimulatorOptions,
   type SimulatePromptCacheOptions,
   simulatePromptCache,
 } from './simulate-prompt-cache.js';

@@ -1,4 +1,4 @@
-import { findModelInfo, type ModelInfo } from '@ctxkit/context-core';
+import { findModelInfo, type ModelInfo, optionChecker } from '@ctxkit/context-core';
 import type { CacheRequest } from './cache-request.js';
 import type { CacheRules } from './cache-rules.js';
 import { cacheRulesFor } from './cache-rules-for.js';
@@ -21,6 +21,18 @@ export interface SimulatePromptCacheOptions {
    * @default `cacheRulesFor(model).rules`: the rules of the model's provider
    */
   rules?: CacheRules;
+}
+
+/** Options of {@link createPromptCacheSimulator}. */
+export interface PromptCacheSimulatorOptions extends SimulatePromptCacheOptions {
+  /**
+   * Whether `result()` lists every request added. `false` keeps only the totals and warnings, so
+   * that a simulator fed for a whole long conversation (a manager's cost prediction) holds no
+   * more than its cache.
+   *
+   * @default true
+   */
+  keepRequests?: boolean;
 }
 
 /**
@@ -87,14 +99,20 @@ export interface PromptCacheSimulator {
  * each `add` costs the work of that request alone, so a long task can be priced step by step (a
  * manager's report of each request's predicted cost). The cache starts empty.
  *
- * @param options - the model, and the rules when not the model provider's
+ * @param options - the model, the rules when not the model provider's, and whether to keep every
+ *   request for `result()`
  * @returns the simulator
- * @throws InvalidOptionError (`invalid_option`) for malformed rules, or a model whose provider's
- *   rules are unknown when `rules` is not given
+ * @throws InvalidOptionError (`invalid_option`) for malformed rules, a model whose provider's
+ *   rules are unknown when `rules` is not given, or a `keepRequests` that is not a boolean
  */
 export function createPromptCacheSimulator(
-  options: SimulatePromptCacheOptions,
+  options: PromptCacheSimulatorOptions,
 ): PromptCacheSimulator {
+  const keepRequests = optionChecker('prompt-cache', 'createPromptCacheSimulator').boolean(
+    'keepRequests',
+    options.keepRequests,
+    true,
+  );
   const resolved =
     options.rules === undefined
       ? cacheRulesFor(options.model)
@@ -105,25 +123,27 @@ export function createPromptCacheSimulator(
   const warnings = new Set(resolved.assumptions);
   const trie = new PrefixTrie();
   const results: RequestCacheResult[] = [];
+  let added = 0;
+  let lastAt = Number.NEGATIVE_INFINITY;
+  const totals: PromptCacheSimulation['totals'] = sum([]);
+  // Prefixes that can no longer be read are pruned: memory follows what the cache holds.
+  const retentionMs =
+    rules.provider === 'openai' || rules.provider === 'gemini' ? rules.retentionMs : 0;
   return Object.freeze({
     rules,
     get warnings() {
       return [...warnings];
     },
     add(request: CacheRequest): RequestCacheResult {
-      const checked = checkCacheRequest(
-        request,
-        results.length,
-        results.at(-1)?.at ?? Number.NEGATIVE_INFINITY,
-        rules.provider === 'anthropic',
-      );
+      const checked = checkCacheRequest(request, added, lastAt, rules.provider === 'anthropic');
       const cumulative = runningTotals(checked.prefix.map((segment) => segment.tokens));
       const inputTokens = cumulative.at(-1) ?? 0;
       const usage = useCache(rules, trie, checked, cumulative);
       const priced = priceCacheUsage(usage, inputTokens, info?.prices);
       if (priced.missing !== undefined) warnings.add(missingRateWarning(model, priced.missing));
+      trie.pruneExpired(checked.at, retentionMs);
       const result: RequestCacheResult = {
-        index: results.length,
+        index: added,
         at: checked.at,
         inputTokens,
         cachedInputTokens: usage.cachedInputTokens,
@@ -133,14 +153,17 @@ export function createPromptCacheSimulator(
         inputUsd: priced.inputUsd,
         hit: usage.cachedInputTokens > 0,
       };
-      results.push(result);
+      added += 1;
+      lastAt = checked.at;
+      addTo(totals, result);
+      if (keepRequests) results.push(result);
       return result;
     },
     result: (): PromptCacheSimulation => ({
       model,
       rules,
       requests: [...results],
-      totals: sum(results),
+      totals: { ...totals },
       warnings: [...warnings],
     }),
   });
@@ -192,17 +215,20 @@ function sum(results: readonly RequestCacheResult[]): PromptCacheSimulation['tot
     inputUsd: 0 as number | null,
     hitRatio: 0,
   };
-  for (const result of results) {
-    totals.inputTokens += result.inputTokens;
-    totals.cachedInputTokens += result.cachedInputTokens;
-    totals.cacheWriteTokens['5m'] += result.cacheWriteTokens['5m'];
-    totals.cacheWriteTokens['1h'] += result.cacheWriteTokens['1h'];
-    totals.uncachedInputTokens += result.uncachedInputTokens;
-    totals.inputUsd =
-      totals.inputUsd === null || result.inputUsd === null
-        ? null
-        : totals.inputUsd + result.inputUsd;
-  }
-  totals.hitRatio = totals.inputTokens === 0 ? 0 : totals.cachedInputTokens / totals.inputTokens;
+  for (const result of results) addTo(totals, result);
   return totals;
+}
+
+/** Adds `result` to `totals`, in place. */
+function addTo(totals: PromptCacheSimulation['totals'], result: RequestCacheResult): void {
+  totals.inputTokens += result.inputTokens;
+  totals.cachedInputTokens += result.cachedInputTokens;
+  totals.cacheWriteTokens = {
+    '5m': totals.cacheWriteTokens['5m'] + result.cacheWriteTokens['5m'],
+    '1h': totals.cacheWriteTokens['1h'] + result.cacheWriteTokens['1h'],
+  };
+  totals.uncachedInputTokens += result.uncachedInputTokens;
+  totals.inputUsd =
+    totals.inputUsd === null || result.inputUsd === null ? null : totals.inputUsd + result.inputUsd;
+  totals.hitRatio = totals.inputTokens === 0 ? 0 : totals.cachedInputTokens / totals.inputTokens;
 }
