@@ -7,9 +7,10 @@ import { PrefixTrie } from '../src/prefix-trie.js';
 import { simulateBreakpointCaching } from '../src/simulate-breakpoint-caching.js';
 import { simulatePrefixCaching } from '../src/simulate-prefix-caching.js';
 
-const POOL: PromptSegment[] = Array.from({ length: 5 }, (_, index) => ({
+/** More keys than a node searches one by one, so that some nodes keep a map of their children. */
+const POOL: PromptSegment[] = Array.from({ length: 12 }, (_, index) => ({
   key: `s${index}`,
-  tokens: [300, 700, 1100, 2500, 4200][index] ?? 0,
+  tokens: [300, 700, 1100, 2500, 4200][index % 5] ?? 0,
 }));
 
 /** Requests in time order, paths through the pool, gaps of up to 70 minutes. */
@@ -19,7 +20,7 @@ const requests = fc.array(
     path: fc.array(fc.integer({ min: 0, max: POOL.length - 1 }), { minLength: 1, maxLength: 8 }),
     ttl: fc.constantFrom('5m', '1h'),
   }),
-  { maxLength: 40 },
+  { maxLength: 60 },
 );
 
 /** Replays `drafts` on `trie` as the simulator does, pruning after each; returns each usage. */
