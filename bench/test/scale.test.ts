@@ -13,7 +13,15 @@ import type { ScaleTarget } from '../src/scale/scale-target.js';
 import { seedStore } from '../src/scale/seed-store.js';
 
 const SIZES = [200, 2_000];
-const RECORD_FIELDS = ['backend', 'buildMs', 'floorMs', 'messages', 'peakRssMb', 'xFloor'];
+const RECORD_FIELDS = [
+  'backend',
+  'buildMs',
+  'firstBuildMs',
+  'floorMs',
+  'messages',
+  'peakRssMb',
+  'xFloor',
+];
 
 const folder = mkdtempSync(join(tmpdir(), 'ctxkit-bench-scale-'));
 const postgresUrl = inject('postgresUrl');
@@ -106,6 +114,7 @@ describe.each(backends)('the scale harness on %s, at tiny sizes', (backend) => {
           scaleRecord(backend, size, {
             buildMs: measured.buildMs,
             floorMs: measured.floorMs,
+            firstBuildMs: measured.firstBuildMs,
             peakRssMb: process.resourceUsage().maxRSS / 1_024,
           }),
         );
@@ -125,7 +134,7 @@ describe.each(backends)('the scale harness on %s, at tiny sizes', (backend) => {
     for (const record of written) {
       expect(Object.keys(record).sort()).toEqual(RECORD_FIELDS);
       expect(record.backend).toBe(backend);
-      for (const field of ['buildMs', 'floorMs', 'peakRssMb', 'xFloor'] as const) {
+      for (const field of ['buildMs', 'floorMs', 'firstBuildMs', 'peakRssMb', 'xFloor'] as const) {
         expect(record[field]).toBeGreaterThan(0);
       }
     }

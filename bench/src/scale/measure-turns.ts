@@ -28,6 +28,8 @@ export interface TurnMeasurement {
   buildMs: number;
   /** Median time of one floor read, in milliseconds. */
   floorMs: number;
+  /** Time of the first build, with nothing remembered from an earlier one, in milliseconds. */
+  firstBuildMs: number;
   /** Turns timed. */
   turns: number;
   /** Ids of the stored messages the last build sent, newest first. */
@@ -61,6 +63,7 @@ export async function measureTurns(
   let read: Message[] = [];
   // The history's budget of the build, which the floor covers: the same every turn.
   let historyBudget = 0;
+  let firstBuildMs = 0;
   for (let turn = 0; turn < counts.warmUp + counts.turns; turn += 1) {
     await store.provider.append(SCALE_CONVERSATION, turnInput(turn));
     const build = async () => {
@@ -85,6 +88,7 @@ export async function measureTurns(
       floorMs = await floor();
       buildMs = await build();
     }
+    if (turn === 0) firstBuildMs = buildMs;
     if (turn >= counts.warmUp) {
       builds.push(buildMs);
       floors.push(floorMs);
@@ -94,6 +98,7 @@ export async function measureTurns(
   return {
     buildMs: median(builds),
     floorMs: median(floors),
+    firstBuildMs,
     turns: counts.turns,
     sentIds: idsNewestFirst(sent),
     floorIds: read.map((message) => message.id as string),
