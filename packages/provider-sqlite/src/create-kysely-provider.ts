@@ -5,6 +5,7 @@ import {
   assertValidMaxTokens,
   ContextError,
   type ContextEvent,
+  createMessageValidator,
   type EventStore,
   type GetHistoryOptions,
   type HistoryStore,
@@ -241,7 +242,11 @@ export function createProvider<Database>(
   const caches: ReadCaches | undefined =
     cacheSize === 0
       ? undefined
-      : { messages: createMessageCache(cacheSize), placements: createPlacementCache() };
+      : {
+          messages: createMessageCache(cacheSize),
+          placements: createPlacementCache(),
+          validate: createMessageValidator({ source: SOURCE }),
+        };
   const unitSettings: UnitSettings = Object.freeze({
     dialect: dialectOf(db as Kysely<unknown>),
     statementTimeoutMs: settings.statementTimeoutMs,
