@@ -1,6 +1,3 @@
-import { contentHash } from './content-hash.js';
-import type { Message } from './message.js';
-
 /** Most counts {@link countForContent} remembers; the least recently used go first. */
 export const CONTENT_COUNT_CACHE_ENTRIES = 100_000;
 
@@ -10,52 +7,46 @@ export const CONTENT_COUNT_CACHE_ENTRIES = 100_000;
  * (the AI SDK's, say) hand in fresh objects with the content of messages counted before; their
  * count is found here for the price of hashing their content instead of tokenizing it.
  *
- * A key is the counter's name and the content's hash (`contentHash`: 64 bits and a length, so
- * that two contents sharing a key by chance is not a practical concern). Content that is not
- * plain data (another class, a function, a cycle, deeper than any valid message) has no key and
- * is always tokenized. At most {@link CONTENT_COUNT_CACHE_ENTRIES} entries, least recently used
- * dropped first.
+ * Counts are kept by the content's hash (`contentHash`: 64 bits and a length, so that two
+ * contents sharing a hash by chance is not a practical concern), then by the counter's name.
+ * Content that is not plain data (another class, a function, a cycle, deeper than any valid
+ * message) has no hash and is always tokenized. At most {@link CONTENT_COUNT_CACHE_ENTRIES}
+ * contents, least recently used dropped first.
  */
-const counts = new Map<string, number>();
+const counts = new Map<string, Map<string, number>>();
 
 /**
- * The key of `message`'s content counted by the counter named `counterName`, or `undefined` when
- * the content is not plain data (see {@link counts}).
+ * The count of the content whose hash is `hash` by the counter named `counterName`, if any; a hit
+ * makes the content the most recently used.
  *
- * @param message - a message
+ * @param hash - the content's `contentHash`
  * @param counterName - the counter's `name`
- * @returns the key, or `undefined`
- */
-export function contentKey(message: Message, counterName: string): string | undefined {
-  const hash = contentHash(message);
-  return hash === undefined ? undefined : `${counterName}\u0000${hash}`;
-}
-
-/**
- * The count remembered for `key`, if any; a hit makes it the most recently used.
- *
- * @param key - a key from {@link contentKey}
  * @returns the count, or `undefined`
  */
-export function countForContent(key: string): number | undefined {
-  const tokens = counts.get(key);
+export function countForContent(hash: string, counterName: string): number | undefined {
+  const byCounter = counts.get(hash);
+  const tokens = byCounter?.get(counterName);
   if (tokens !== undefined) {
-    counts.delete(key);
-    counts.set(key, tokens);
+    counts.delete(hash);
+    counts.set(hash, byCounter as Map<string, number>);
   }
   return tokens;
 }
 
 /**
- * Remembers that the content of `key` counts `tokens`, dropping the least recently used entry
- * when full. Only for counts the library made from the content itself.
+ * Remembers that the content whose hash is `hash` counts `tokens` by the counter named
+ * `counterName`, dropping the least recently used content when full. Only for counts the library
+ * made from the content itself.
  *
- * @param key - a key from {@link contentKey}
+ * @param hash - the content's `contentHash`
+ * @param counterName - the counter's `name`
  * @param tokens - the content's tokens
  */
-export function rememberContentCount(key: string, tokens: number): void {
-  counts.delete(key);
-  counts.set(key, tokens);
+export function rememberContentCount(hash: string, counterName: string, tokens: number): void {
+  const byCounter = counts.get(hash) ?? new Map<string, number>();
+  byCounter.set(counterName, tokens);
+  counts.delete(hash);
+  counts.set(hash, byCounter);
   if (counts.size > CONTENT_COUNT_CACHE_ENTRIES) {
     const oldest = counts.keys().next().value;
     if (oldest !== undefined) counts.delete(oldest);

@@ -1,4 +1,5 @@
-import { contentKey, countForContent, rememberContentCount } from './content-count-cache.js';
+import { countForContent, rememberContentCount } from './content-count-cache.js';
+import { contentHash } from './content-hash.js';
 import { InvalidOptionError } from './error-families.js';
 import { estimateMediaTokens } from './estimate-media-tokens.js';
 import type { FilePart, ImagePart, Message, Part, ToolResultOutput } from './message.js';
@@ -47,11 +48,11 @@ export function countMessageTokens(message: Message, counter: TokenCounter): num
   const cached = cachedTokenCount(message, counter.name);
   if (cached !== undefined) return cached;
   // A new object whose content was counted before (rebuilt by a framework) costs a hash.
-  const key = contentKey(message, counter.name);
-  const known = key === undefined ? undefined : countForContent(key);
+  const hash = contentHash(message);
+  const known = hash === undefined ? undefined : countForContent(hash, counter.name);
   const tokens = known ?? countContentTokens(message, counter);
   rememberTokenCount(message, counter.name, tokens);
-  if (key !== undefined && known === undefined) rememberContentCount(key, tokens);
+  if (hash !== undefined && known === undefined) rememberContentCount(hash, counter.name, tokens);
   return tokens;
 }
 
@@ -106,14 +107,14 @@ export function countTokensFromContent(
 ): number {
   let total = 0;
   for (const message of messages) {
-    const key = contentKey(message, counter.name);
-    const known = key === undefined ? undefined : countForContent(key);
+    const hash = contentHash(message);
+    const known = hash === undefined ? undefined : countForContent(hash, counter.name);
     if (known !== undefined) {
       total += known;
       continue;
     }
     const tokens = countContentTokens(message, counter);
-    if (key !== undefined) rememberContentCount(key, tokens);
+    if (hash !== undefined) rememberContentCount(hash, counter.name, tokens);
     total += tokens;
   }
   return total;
@@ -161,10 +162,12 @@ export function withContent(
 ): Message {
   const copy: Message = { ...message, content };
   // The same cut made again (a history read again, cut by the same rule) costs a hash.
-  const key = contentKey(copy, counter.name);
-  const known = key === undefined ? undefined : countForContent(key);
+  const hash = contentHash(copy);
+  const known = hash === undefined ? undefined : countForContent(hash, counter.name);
   copy.tokens = known ?? countContentTokens(copy, counter);
-  if (key !== undefined && known === undefined) rememberContentCount(key, copy.tokens);
+  if (hash !== undefined && known === undefined) {
+    rememberContentCount(hash, counter.name, copy.tokens);
+  }
   copy.tokenCounter = counter.name;
   rememberTokenCount(copy, counter.name, copy.tokens);
   recordOrigin(copy, message, derivation);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CONTENT_COUNT_CACHE_ENTRIES, contentKey } from '../src/content-count-cache.js';
+import { CONTENT_COUNT_CACHE_ENTRIES } from '../src/content-count-cache.js';
+import { contentHash } from '../src/content-hash.js';
 import { countMessageTokens, hasValidTokenCount } from '../src/count-tokens.js';
 import type { Message } from '../src/message.js';
 import { spyCounter } from '../src/testing/index.js';
@@ -52,7 +53,7 @@ describe('counts by content', () => {
       role: 'user',
       content: [{ type: 'image', image: bytes, mediaType: 'image/png' }],
     });
-    const key = (bytes: Uint8Array) => contentKey(image(bytes), 'test:bytes');
+    const key = (bytes: Uint8Array) => contentHash(image(bytes));
     expect(key(new Uint8Array([1, 2, 3]))).toBe(key(new Uint8Array([1, 2, 3])));
     expect(key(new Uint8Array([1, 2, 3]))).not.toBe(key(new Uint8Array([1, 2, 4])));
   });
@@ -60,9 +61,9 @@ describe('counts by content', () => {
   it('have no key for content that is not plain data', () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
-    expect(contentKey(toolCall(cyclic), 'test:plain')).toBeUndefined();
-    expect(contentKey(toolCall({ at: new Date(0) }), 'test:plain')).toBeUndefined();
-    expect(contentKey(toolCall({ at: 'now' }), 'test:plain')).toBeDefined();
+    expect(contentHash(toolCall(cyclic))).toBeUndefined();
+    expect(contentHash(toolCall({ at: new Date(0) }))).toBeUndefined();
+    expect(contentHash(toolCall({ at: 'now' }))).toBeDefined();
   });
 
   it(`keep the ${CONTENT_COUNT_CACHE_ENTRIES} most recently used contents, forgetting the least recently used`, () => {
