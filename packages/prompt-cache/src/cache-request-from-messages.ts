@@ -85,7 +85,19 @@ export function cacheRequestFromMessages(options: CacheRequestFromMessagesOption
  * data is keyed by its JSON instead.
  */
 function segmentKey(message: Message): string {
+  const hash = contentHash(message);
+  if (hash !== undefined && message.providerOptions === undefined) {
+    // The same string again for an unchanged message: no string built, and the prefix tree
+    // compares its keys by reference.
+    const known = plainKeys.get(message);
+    if (known !== undefined && known.hash === hash && known.role === message.role) return known.key;
+    const key = `${message.role}:${hash}:`;
+    plainKeys.set(message, { role: message.role, hash, key });
+    return key;
+  }
   const options = message.providerOptions === undefined ? '' : contentKey(message.providerOptions);
-  const hash = contentHash(message) ?? `json:${contentKey(message.content)}`;
-  return `${message.role}:${hash}:${options}`;
+  return `${message.role}:${hash ?? `json:${contentKey(message.content)}`}:${options}`;
 }
+
+/** The segment keys of messages without provider options, with the role and hash they were made from. */
+const plainKeys = new WeakMap<Message, { role: string; hash: string; key: string }>();
