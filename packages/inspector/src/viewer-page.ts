@@ -81,6 +81,7 @@ h2 { font-size: 1.05em; margin: .5em 0; }
 .axis { stroke: #889; } .axis-label { font-size: 11px; fill: #556; }
 table { border-collapse: collapse; width: 100%; font-size: .9em; background: #fff; }
 th, td { text-align: left; padding: .25em .5em; border-bottom: 1px solid #eef; vertical-align: top; }
+td.num, td.reason { white-space: nowrap; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 td.preview { font-family: ui-monospace, monospace; font-size: .85em; color: #334; }
 .label { display: inline-block; padding: 0 .4em; border-radius: .3em; font-size: .85em; font-weight: 600; }
@@ -229,7 +230,7 @@ const SCRIPT = `
         el('td', { class: 'num' }, m.outputIndex === null ? '–' : m.outputIndex),
         el('td', {}, m.id ?? ''), el('td', {}, m.role ?? ''),
         el('td', {}, el('span', { class: 'label' }, m.fate)),
-        el('td', { class: 'num' }, tokens), el('td', {}, m.reason),
+        el('td', { class: 'num' }, tokens), el('td', { class: 'reason' }, m.reason),
         el('td', { class: 'preview' }, m.preview ?? '')));
       if (p !== null && p.lastOutputIndex !== null && m.outputIndex === p.lastOutputIndex) {
         body.append(el('tr', { class: 'cache-boundary' }, el('td', { colspan: '7' }, 'cached prefix ends here')));
