@@ -2,7 +2,12 @@
 export interface ProgressStream {
   /** Whether it is a terminal (progress then rewrites one line). */
   isTTY?: boolean;
-  /** Writes text. */
+  /**
+   * Writes text.
+   *
+   * @param text - the text
+   * @returns whatever the stream returns
+   */
   write(text: string): unknown;
 }
 

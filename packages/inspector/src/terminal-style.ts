@@ -1,14 +1,39 @@
 /** ANSI styles for the `ctxkit` command's text, or none. */
 export interface TerminalStyle {
-  /** Headings. */
+  /**
+   * Styles text for headings.
+   *
+   * @param text - the text
+   * @returns the text, styled
+   */
   bold(text: string): string;
-  /** Secondary figures. */
+  /**
+   * Styles text for secondary figures.
+   *
+   * @param text - the text
+   * @returns the text, styled
+   */
   dim(text: string): string;
-  /** Dropped messages. */
+  /**
+   * Styles text for dropped messages.
+   *
+   * @param text - the text
+   * @returns the text, styled
+   */
   red(text: string): string;
-  /** Changed messages. */
+  /**
+   * Styles text for changed messages.
+   *
+   * @param text - the text
+   * @returns the text, styled
+   */
   yellow(text: string): string;
-  /** Kept messages. */
+  /**
+   * Styles text for kept messages.
+   *
+   * @param text - the text
+   * @returns the text, styled
+   */
   green(text: string): string;
 }
 
