@@ -3,5 +3,10 @@ import { sharedTestOptions, sourceResolution } from '../../vitest.shared.js';
 
 export default defineProject({
   ...sourceResolution,
-  test: { name: 'inspector', ...sharedTestOptions },
+  test: {
+    name: 'inspector',
+    ...sharedTestOptions,
+    // The throwaway PostgreSQL server of provider-sqlite's tests, for the PostgreSQL path.
+    globalSetup: ['../provider-sqlite/test/postgres/global-setup.ts'],
+  },
 });
