@@ -32,7 +32,8 @@ export interface Viewer {
  * @param database - a database opened with `openInspectedDatabase`
  * @param options - the port
  * @returns the running viewer, once it listens
- * @throws InspectorError `invalid_argument` for a port that is not an integer from 0 to 65535
+ * @throws InspectorError `invalid_argument` for a port that is not an integer from 0 to 65535,
+ *   or one that is in use or not allowed
  */
 export async function startViewer(
   database: InspectedDatabase,
@@ -82,7 +83,18 @@ export async function startViewer(
     } else send(404, 'text/plain', 'not found\n');
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE' || error.code === 'EACCES'
+          ? new InspectorError({
+              code: 'invalid_argument',
+              message: `Cannot listen on 127.0.0.1:${port}: ${error.code === 'EADDRINUSE' ? 'the port is in use' : 'permission denied'} (--port 0 picks a free one).`,
+              details: { port },
+              cause: error,
+            })
+          : error,
+      ),
+    );
     server.listen(port, '127.0.0.1', () => resolve());
   });
   const address = server.address() as AddressInfo;

@@ -1,4 +1,6 @@
 import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -76,6 +78,20 @@ describe('bad input: one line on stderr, exit code 2', () => {
     expectBadInput(['inspect', file, '--verbose'], /Unknown option '--verbose'/);
     expectBadInput(['inspect', file, '--port', '80'], /--port belongs to ctxkit view/);
     expectBadInput(['explain', file], /unknown command "explain"/);
+  });
+
+  it('a port that is in use', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      expectBadInput(
+        ['view', file, '--port', String(port)],
+        /Cannot listen on 127\.0\.0\.1:\d+: the port is in use/,
+      );
+    } finally {
+      taken.close();
+    }
   });
 });
 
