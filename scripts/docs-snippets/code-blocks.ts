@@ -108,7 +108,8 @@ const PNPM_COMMANDS = new Set(['install', 'i', 'add', 'rebuild']);
 /**
  * Checks what a shell block runs, as far as it can be checked without running it: each `pnpm X`
  * (also `npx --yes pnpm@V X`) names a pnpm command or a script of the package.json of the folder
- * the block is in (the repository root, or where a `cd` of the block went), and each
+ * the block is in (the repository root, or where a `cd` of the block went), each `npx NAME` names
+ * the `bin` of a package under packages/, and each
  * `npm install` / `pnpm add` of an `@ctxkit/*` package names a package under packages/.
  *
  * @param block - a `sh` block
@@ -158,6 +159,10 @@ export function shellBlockProblems(block: CodeBlock, root = REPO_ROOT): string[]
       if (name === 'add') problems.push(...unknownPackages(args, published, where));
     } else if (first === 'npm' && second === 'install') {
       problems.push(...unknownPackages(rest, published, where));
+    } else if (first === 'npx' && second !== '--yes') {
+      if (!binsOf(root).has(second)) {
+        problems.push(`${where}: npx ${second}: no package under packages/ has that bin`);
+      }
     } else if (first === 'export' || OTHER_TOOLS.has(first)) {
       // A variable for the commands after it, or a tool of its own (PostgreSQL's `createdb`):
       // nothing of this repository to check.
@@ -168,6 +173,18 @@ export function shellBlockProblems(block: CodeBlock, root = REPO_ROOT): string[]
     }
   }
   return problems;
+}
+
+/** The command names that the packages under packages/ install (their package.json `bin`). */
+function binsOf(root: string): Set<string> {
+  return new Set(
+    readdirSync(join(root, 'packages')).flatMap((folder) => {
+      const manifest = JSON.parse(
+        readFileSync(join(root, 'packages', folder, 'package.json'), 'utf8'),
+      ) as { bin?: Record<string, string> };
+      return Object.keys(manifest.bin ?? {});
+    }),
+  );
 }
 
 /** Commands of other tools the documentation runs, which name nothing of this repository. */

@@ -5,7 +5,7 @@
  * bundled by Vite in development and production mode, and run in headless Chromium. Slow
  * (packing builds every package, npm installs the third-party dependencies): about three minutes.
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import {
   cpSync,
   existsSync,
@@ -205,6 +205,29 @@ console.log(import.meta.resolve(${JSON.stringify(specifier)}));`;
         expect(resolved, specifier).toMatch(new RegExp(`/node_modules/${pkg.name}/dist/.+\\.js$`));
       }
     }
+  });
+
+  it('runs every bin from the installed tarball: its help, and the one-line answer of ctxkit to bad input', () => {
+    let bins = 0;
+    for (const pkg of packages) {
+      const manifest = JSON.parse(readFileSync(join(pkg.dir, 'package.json'), 'utf8')) as {
+        bin?: Record<string, string>;
+      };
+      for (const name of Object.keys(manifest.bin ?? {})) {
+        const bin = join(consumer, 'node_modules', '.bin', name);
+        expect(run(bin, ['--help'], consumer), `${pkg.name}: ${name} --help`).toMatch(/^Usage:/);
+        if (name === 'ctxkit') {
+          const missing = spawnSync(bin, ['inspect', 'no-such-file.sqlite'], {
+            cwd: consumer,
+            encoding: 'utf8',
+          });
+          expect(missing.stderr.trimEnd().split('\n'), 'ctxkit: bad input').toHaveLength(1);
+          expect(missing.status, 'ctxkit: bad input').toBe(2);
+        }
+        bins++;
+      }
+    }
+    expect(bins).toBeGreaterThan(0);
   });
 
   it('runs the README example, as printed, for the packages of its install line', () => {

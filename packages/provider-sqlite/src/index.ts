@@ -13,7 +13,12 @@ export {
 } from './create-kysely-tool-output-store.js';
 export { createSqliteProvider, type SqliteProviderOptions } from './create-sqlite-provider.js';
 export type { HistoryTransaction } from './history-transaction.js';
-export { MIGRATION_LOCK_TABLE, MIGRATION_TABLE, migrateProvider } from './provider-migrations.js';
+export {
+  MIGRATION_LOCK_TABLE,
+  MIGRATION_TABLE,
+  migrateProvider,
+  PROVIDER_MIGRATION_NAMES,
+} from './provider-migrations.js';
 export type {
   EventsTable,
   HistoryConversationsTable,

@@ -216,6 +216,12 @@ const MIGRATIONS: Record<string, Migration> = {
 };
 
 /**
+ * The names of the migrations this release knows, in the order they run. A database whose
+ * `ctxkit_migration` table names one that is not here was written by a newer release.
+ */
+export const PROVIDER_MIGRATION_NAMES: readonly string[] = Object.freeze(Object.keys(MIGRATIONS));
+
+/**
  * Sets `always_kept` on the rows stored before migration 0006 that are protected or summaries.
  * System rows by their role; the others by their meta, read in pages of the rows whose meta
  * mentions `pinned` or `summary` at all, and judged by core's own `isProtected` and `isSummary`.

@@ -2,7 +2,7 @@ import { createHeuristicCounter } from '@ctxkit/token-counters';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { KyselyProvider } from '../src/index.js';
-import { createSqliteProvider, migrateProvider } from '../src/index.js';
+import { createSqliteProvider, migrateProvider, PROVIDER_MIGRATION_NAMES } from '../src/index.js';
 import { testBoundedReadMigration } from './bounded-read-migration-suite.js';
 import { call, result, tempDatabasePath, user } from './helpers.js';
 
@@ -45,6 +45,10 @@ describe('migrations', () => {
       '0006_bounded_reads',
       '0007_events_conversation_type',
       '0008_history_active_tokens',
+    ]);
+    // What an inspector compares a database's migrations to, to refuse one a newer release wrote.
+    expect(raw.prepare('select name from ctxkit_migration').pluck().all()).toEqual([
+      ...PROVIDER_MIGRATION_NAMES,
     ]);
     raw.close();
   });

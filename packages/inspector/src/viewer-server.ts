@@ -1,0 +1,109 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readConversationReport } from './conversation-report.js';
+import { listConversations } from './conversation-summary.js';
+import { InspectorError } from './inspector-error.js';
+import type { InspectedDatabase } from './open-inspected-database.js';
+import { renderViewerPage } from './viewer-page.js';
+
+/** Options of {@link startViewer}. */
+export interface ViewerOptions {
+  /**
+   * The port to listen on, on 127.0.0.1; 0 picks a free one.
+   *
+   * @default 0
+   */
+  port?: number;
+}
+
+/** A running viewer. */
+export interface Viewer {
+  /** Where it is served, such as `http://127.0.0.1:4873/`. */
+  readonly url: string;
+  /** Stops serving (the database stays open: close it yourself). */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves the viewer page for one database on 127.0.0.1 only, read-only: `GET /` is the page,
+ * `GET /api/conversations` the conversations, `GET /api/conversation?id=…` one conversation's
+ * report, read afresh on every request. Anything else gets 404, any method but GET and HEAD 405.
+ *
+ * @param database - a database opened with `openInspectedDatabase`
+ * @param options - the port
+ * @returns the running viewer, once it listens
+ * @throws InspectorError `invalid_argument` for a port that is not an integer from 0 to 65535,
+ *   or one that is in use or not allowed
+ */
+export async function startViewer(
+  database: InspectedDatabase,
+  options: ViewerOptions = {},
+): Promise<Viewer> {
+  const port = options.port ?? 0;
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new InspectorError({
+      code: 'invalid_argument',
+      message: `The port must be an integer from 0 to 65535, got ${port}.`,
+      details: { port },
+    });
+  }
+  const page = renderViewerPage();
+  const server = createServer((request, response) => {
+    const send = (status: number, type: string, body: string) => {
+      response.writeHead(status, {
+        'content-type': `${type}; charset=utf-8`,
+        'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
+      });
+      response.end(request.method === 'HEAD' ? undefined : body);
+    };
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      send(405, 'text/plain', 'read-only: GET only\n');
+      return;
+    }
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    const json = (read: () => Promise<unknown>) =>
+      read().then(
+        (value) => send(200, 'application/json', JSON.stringify(value)),
+        (error: unknown) =>
+          send(
+            InspectorError.isInstance(error, 'not_found') ? 404 : 500,
+            'application/json',
+            JSON.stringify({ error: error instanceof Error ? error.message : String(error) }),
+          ),
+      );
+    if (url.pathname === '/') send(200, 'text/html', page);
+    else if (url.pathname === '/api/conversations') {
+      void json(async () => ({
+        target: database.target,
+        conversations: await listConversations(database),
+      }));
+    } else if (url.pathname === '/api/conversation') {
+      void json(() => readConversationReport(database, url.searchParams.get('id') ?? ''));
+    } else send(404, 'text/plain', 'not found\n');
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE' || error.code === 'EACCES'
+          ? new InspectorError({
+              code: 'invalid_argument',
+              message: `Cannot listen on 127.0.0.1:${port}: ${error.code === 'EADDRINUSE' ? 'the port is in use' : 'permission denied'} (--port 0 picks a free one).`,
+              details: { port },
+              cause: error,
+            })
+          : error,
+      ),
+    );
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${address.port}/`,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}

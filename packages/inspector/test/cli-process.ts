@@ -1,0 +1,49 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** The `ctxkit` command's source, run through tsx as the bin runs its build. */
+export const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
+const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
+const NODE_ARGS = ['--conditions=@ctxkit/source', '--import', 'tsx', CLI];
+
+/** Runs `ctxkit` with `args` as a separate process, to its end. */
+export function runCtxkit(args: string[], env: Record<string, string> = {}) {
+  const result = spawnSync(process.execPath, [...NODE_ARGS, ...args], {
+    cwd: PACKAGE_DIR,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '', ...env },
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Starts `ctxkit view` as a separate process; resolves with its URL once it listens. */
+export async function startCtxkitView(file: string) {
+  const child = spawn(process.execPath, [...NODE_ARGS, 'view', file, '--port', '0'], {
+    cwd: PACKAGE_DIR,
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += String(chunk);
+      const found = /http:\/\/127\.0\.0\.1:\d+\//.exec(out);
+      if (found) resolve(found[0]);
+    });
+    child.stderr.on('data', (chunk) => reject(new Error(String(chunk))));
+    child.on('exit', (code) => reject(new Error(`ctxkit view exited with ${code}`)));
+  });
+  return {
+    url,
+    stop: () =>
+      new Promise<number | null>((resolve) => {
+        child.on('exit', (code) => resolve(code));
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** The SHA-256 of a file's bytes. */
+export function checksum(file: string): string {
+  return createHash('sha256').update(readFileSync(file)).digest('hex');
+}
