@@ -111,10 +111,14 @@ function setChildren(node: PrefixNode, keys: string[], children: PrefixNode[]): 
 }
 
 function addChild(node: PrefixNode, key: string, child: PrefixNode): void {
-  (node.keys ??= []).push(key);
-  (node.children ??= []).push(child);
+  const keys = node.keys ?? [];
+  const children = node.children ?? [];
+  keys.push(key);
+  children.push(child);
+  node.keys = keys;
+  node.children = children;
   if (node.byKey !== undefined) node.byKey.set(key, child);
-  else if (node.keys.length > SCAN_LIMIT) setChildren(node, node.keys, node.children);
+  else if (keys.length > SCAN_LIMIT) setChildren(node, keys, children);
 }
 
 /** Nodes created before the first pruning. */
