@@ -82,6 +82,13 @@ export const SCRIPTED_MODEL = 'scripted';
 /** The scripted model's window: the `MAX_CONTEXT_TOKENS` default when `CTX_MODEL` is `scripted`. */
 export const SCRIPTED_CONTEXT_TOKENS = 8000;
 
+/**
+ * The model whose prices and prompt-cache rules the scripted model's builds predict their cost
+ * with (`report.predictedCost`, recorded in each `context.compressed` event): the scripted model
+ * has none, and the demo's totals price its runs as this model too.
+ */
+export const SCRIPTED_PRICED_AS = 'gpt-4o';
+
 /** The system prompt used when `CTX_SYSTEM_PROMPT` is not set. */
 export const DEFAULT_SYSTEM_PROMPT =
   'You are an operations agent for a small container platform. Use the tools to list, inspect ' +

@@ -27,7 +27,7 @@ import { createHeuristicCounter, createTiktokenCounter } from '@ctxkit/token-cou
 import { offloadToolOutputs } from '@ctxkit/tool-output-store';
 import { Kysely, PostgresDialect } from 'kysely';
 import type { ChatModel } from './chat-model.js';
-import { SCRIPTED_MODEL, type WorkerConfig } from './config.js';
+import { SCRIPTED_MODEL, SCRIPTED_PRICED_AS, type WorkerConfig } from './config.js';
 import { createWorkerLogger, type WorkerLogger } from './logger.js';
 import { createModelSummarizer } from './model-summarizer.js';
 import { createOpenAIChatModel } from './openai-chat-model.js';
@@ -88,7 +88,7 @@ export function createComponents(
     ? createKyselyToolOutputStore({ db: store.db })
     : undefined;
   const manager = createContextManager({
-    model: config.model,
+    model: config.model === SCRIPTED_MODEL ? SCRIPTED_PRICED_AS : config.model,
     maxTokens: config.maxContextTokens - config.reserveTokens,
     counter,
     compressor: chooseCompressor(config, store, model),

@@ -93,6 +93,12 @@ export interface BuildReport {
   windowTokens: number;
   /** Input tokens expected to be read from the prompt cache; `null` without a cost prediction. */
   cachedTokens: number | null;
+  /**
+   * Of the messages sent, the tokens expected to be read from the prompt cache (the cached
+   * prefix less the system prompt and tools before the messages), comparable with `sentTokens`;
+   * `null` without a cost prediction.
+   */
+  cachedMessageTokens: number | null;
   /** The compressor's stages, in order, with their figures. */
   steps: CompressionStep[];
   /** Messages kept, changed, dropped and inserted. */
@@ -156,6 +162,8 @@ export function describeBuilds(
       sentTokens: sent,
       windowTokens: build.payload.budgetTokens,
       cachedTokens: cost?.cachedInputTokens ?? null,
+      cachedMessageTokens:
+        cost === null ? null : Math.max(0, cost.cachedInputTokens - beforeMessages(build, cost)),
       steps: build.payload.steps,
       counts,
       cost,
@@ -212,8 +220,7 @@ function cachedPrefixOf(
   build: RecordedBuild,
   cost: PredictedCost,
 ): CachedPrefix {
-  const beforeMessages = Math.max(0, cost.inputTokens - build.payload.estimatedTokens);
-  let left = cost.cachedInputTokens - beforeMessages;
+  let left = cost.cachedInputTokens - beforeMessages(build, cost);
   let last: RecordedChange | undefined;
   const sent = changes
     .filter((change) => change.outputIndex !== null)
@@ -228,6 +235,11 @@ function cachedPrefixOf(
     lastOutputIndex: last?.outputIndex ?? null,
     lastMessageId: last?.id ?? null,
   };
+}
+
+/** Input tokens before the messages: the system prompt and tools. */
+function beforeMessages(build: RecordedBuild, cost: PredictedCost): number {
+  return Math.max(0, cost.inputTokens - build.payload.estimatedTokens);
 }
 
 function diffOf(

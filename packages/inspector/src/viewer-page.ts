@@ -45,7 +45,7 @@ export function renderViewerPage(data?: ViewerData): string {
 <section id="chart-section"><h2 id="chart-title">Tokens per turn</h2>
 <div id="legend">
 <span class="key sent">sent</span><span class="key history">history</span>
-<span class="key window">window</span><span class="key cached">cached prefix</span>
+<span class="key window">window</span><span class="key cached">cached prefix (of the messages)</span>
 <span class="hint">Click a turn to see its messages.</span></div>
 <div id="chart"></div></section>
 <section id="build" hidden></section>
@@ -144,7 +144,7 @@ const SCRIPT = `
       history: builds.map((b) => b.historyTokens),
       window: builds.map((b) => b.windowTokens),
       sent: builds.map((b) => b.sentTokens),
-      cached: builds.map((b) => b.cachedTokens),
+      cached: builds.map((b) => b.cachedMessageTokens),
     };
     const max = Math.max(1, ...Object.values(series).flat().filter((v) => v !== null));
     const step = (width - left - right) / builds.length;

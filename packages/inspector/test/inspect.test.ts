@@ -67,6 +67,12 @@ describe('ctxkit inspect on a database the real pipeline wrote', () => {
       const prefixTokens = inPrefix.reduce((sum, message) => sum + message.tokensAfter, 0);
       const beforeMessages = (build.cost?.inputTokens ?? 0) - build.sentTokens;
       expect(prefixTokens + beforeMessages).toBeLessThanOrEqual(build.cachedTokens ?? 0);
+      // What the chart draws beside the tokens sent: the cached part of the messages alone.
+      expect(build.cachedMessageTokens).toBe(
+        Math.max(0, (build.cachedTokens ?? 0) - beforeMessages),
+      );
+      expect(build.cachedMessageTokens ?? 0).toBeLessThanOrEqual(build.sentTokens);
+      expect(build.cachedMessageTokens ?? 0).toBeGreaterThanOrEqual(prefixTokens);
       expect(build.cachedPrefix?.lastOutputIndex).toBe(inPrefix.at(-1)?.outputIndex ?? null);
     }
     const last = byTurn(builds);
