@@ -75,10 +75,9 @@ export function validateMessages(messages: unknown, options: ValidateMessagesOpt
  * its messages at every step: a new array holding the same objects plus new ones. It remembers
  * the last array it accepted; a call whose array begins with those same objects (compared by
  * identity, reading the array alone) validates only the messages after them, from where the last
- * call left the tool calls and approvals. Any other array (a window that slid on, say) has its
- * tool pairs checked whole, but of a message object it accepted before only the pairs. So a
- * message object is validated once: change a message by passing a new object, never by editing
- * one already validated in place. Errors are those of `validateMessages`, with the index
+ * call left the tool calls and approvals. Any other array is validated whole. So a message object
+ * is validated once while its array grows: change a message by passing a new object, never by
+ * editing one already validated in place. Errors are those of `validateMessages`, with the index
  * in the whole array.
  *
  * @param options - as for `validateMessages`, for every call
@@ -89,8 +88,6 @@ export function createMessageValidator(
 ): (messages: unknown) => void {
   /** The objects of the last array accepted, and the tool calls and approvals after them. */
   let last: { messages: unknown[]; pairs: PairState } | undefined;
-  /** Every message it accepted, by object, with its pair steps: trusted while it is the same object. */
-  const accepted = new WeakMap<object, readonly PairStep[]>();
   return (messages) => {
     const state = last;
     // Until this call succeeds, nothing is remembered: a failure leaves no half-updated state.
@@ -102,11 +99,11 @@ export function createMessageValidator(
     const shorter = Math.min(known.length, messages.length);
     while (same < shorter && known[same] === messages[same]) same += 1;
     if (state === undefined || same < known.length) {
-      const pairs = validateFrom(messages, 0, initialPairs(options), options.source, accepted);
+      const pairs = validateFrom(messages, 0, initialPairs(options), options.source);
       last = { messages: [...messages], pairs };
       return;
     }
-    validateFrom(messages, same, state.pairs, options.source, accepted);
+    validateFrom(messages, same, state.pairs, options.source);
     for (let index = same; index < messages.length; index += 1) known.push(messages[index]);
     last = state;
   };
@@ -139,19 +136,10 @@ function validateFrom(
   start: number,
   pairs: PairState,
   source?: string,
-  trusted?: WeakMap<object, readonly PairStep[]>,
 ): PairState {
   // Index by index, not forEach: a hole in the array is a missing message, not one to skip.
   for (let index = start; index < messages.length; index += 1) {
-    const message = messages[index];
-    const steps =
-      typeof message === 'object' && message !== null ? trusted?.get(message) : undefined;
-    if (steps === undefined) {
-      const checked = validateMessage(message, index, pairs, source);
-      trusted?.set(message as object, checked);
-    } else {
-      replaySteps(message as Message, steps, index, pairs, source);
-    }
+    validateMessage(messages[index], index, pairs, source);
   }
   return pairs;
 }
@@ -225,37 +213,21 @@ type PairStep = { part: number } & (
 const wellFormed = new WeakMap<object, { snapshot: DataSnapshot; steps: readonly PairStep[] }>();
 
 /** Checks one message: again only its pairs, when it was found well-formed and is unchanged. */
-function validateMessage(
-  message: unknown,
-  index: number,
-  pairs: PairState,
-  source?: string,
-): readonly PairStep[] {
+function validateMessage(message: unknown, index: number, pairs: PairState, source?: string) {
   const known =
     typeof message === 'object' && message !== null ? wellFormed.get(message) : undefined;
   if (known !== undefined && isUnchanged(known.snapshot, message)) {
-    replaySteps(message as Message, known.steps, index, pairs, source);
-    return known.steps;
+    const { role } = message as Message;
+    const ownCalls = new Map<string, boolean>();
+    for (const step of known.steps) {
+      applyStep(step, role, pairs, ownCalls, (problem, field) =>
+        failAt(source, index, problem, field, step.part),
+      );
+    }
+    return;
   }
   const steps = checkMessage(message, index, pairs, source);
   wellFormed.set(message as object, { snapshot: snapshotOf(message), steps });
-  return steps;
-}
-
-/** Checks the pair steps of a message known to be well-formed against the pairs so far. */
-function replaySteps(
-  message: Message,
-  steps: readonly PairStep[],
-  index: number,
-  pairs: PairState,
-  source?: string,
-): void {
-  const ownCalls = new Map<string, boolean>();
-  for (const step of steps) {
-    applyStep(step, message.role, pairs, ownCalls, (problem, field) =>
-      failAt(source, index, problem, field, step.part),
-    );
-  }
 }
 
 /** Throws the error for a problem at `field` of part `part` (if any) of message `index`. */

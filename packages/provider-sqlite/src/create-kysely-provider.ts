@@ -5,7 +5,6 @@ import {
   assertValidMaxTokens,
   ContextError,
   type ContextEvent,
-  createMessageValidator,
   type EventStore,
   type GetHistoryOptions,
   type HistoryStore,
@@ -242,11 +241,7 @@ export function createProvider<Database>(
   const caches: ReadCaches | undefined =
     cacheSize === 0
       ? undefined
-      : {
-          messages: createMessageCache(cacheSize),
-          placements: createPlacementCache(),
-          validate: createMessageValidator({ source: SOURCE }),
-        };
+      : { messages: createMessageCache(cacheSize), placements: createPlacementCache() };
   const unitSettings: UnitSettings = Object.freeze({
     dialect: dialectOf(db as Kysely<unknown>),
     statementTimeoutMs: settings.statementTimeoutMs,

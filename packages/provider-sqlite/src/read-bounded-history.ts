@@ -11,11 +11,6 @@ import { checkHistory, messageFromRow } from './stored-message.js';
 export interface ReadCaches {
   /** Messages parsed from rows, by row id. */
   readonly messages: MessageCache;
-  /**
-   * Checks the messages a read returns (core's `createMessageValidator`): of a message it
-   * accepted before, and that the message cache found unchanged, only the tool pairs again.
-   */
-  readonly validate: (messages: readonly Message[]) => void;
   /** Each conversation's newest active rows, as the last read placed them. */
   readonly placements: PlacementCache;
 }
@@ -147,7 +142,12 @@ export async function readBoundedHistory(
     });
   }
   const oldestFirst = [...placed.values()].sort((a, b) => a.position - b.position);
-  return messagesOfRows(db, oldestFirst, caches, `conversation ${JSON.stringify(conversationId)}`);
+  return messagesOfRows(
+    db,
+    oldestFirst,
+    caches?.messages,
+    `conversation ${JSON.stringify(conversationId)}`,
+  );
 }
 
 // --- internal helpers ---
@@ -202,19 +202,19 @@ function placements(rows: readonly PlacementColumns[]): Placement[] {
 }
 
 /**
- * The messages of the rows placed (oldest first), checked together: those `caches` holds as they
+ * The messages of the rows placed (oldest first), checked together: those `cache` holds as they
  * are, the others read by id and parsed, then kept in it once the whole list passed.
  */
 async function messagesOfRows(
   db: Kysely<ProviderTables>,
   placed: readonly Placement[],
-  caches: ReadCaches | undefined,
+  cache: MessageCache | undefined,
   where: string,
 ): Promise<Message[]> {
   const messages = new Array<Message>(placed.length);
   const missing: number[] = [];
   placed.forEach((row, index) => {
-    const known = caches?.messages.get(String(row.id));
+    const known = cache?.get(String(row.id));
     if (known === undefined) missing.push(index);
     else messages[index] = known;
   });
@@ -237,13 +237,9 @@ async function messagesOfRows(
       messages[index] = messageFromRow(row, where);
     }
   }
-  const rowIdAt = (index: number) => String(placed[index]?.id);
-  if (caches === undefined) checkHistory(messages, rowIdAt, where);
-  else checkHistory(messages, rowIdAt, where, undefined, caches.validate);
-  if (caches !== undefined) {
-    for (const index of missing) {
-      caches.messages.set(String(placed[index]?.id), messages[index] as Message);
-    }
+  checkHistory(messages, (index) => String(placed[index]?.id), where);
+  if (cache !== undefined) {
+    for (const index of missing) cache.set(String(placed[index]?.id), messages[index] as Message);
   }
   return messages;
 }

@@ -122,20 +122,17 @@ export function messageFromRow(row: HistoryRowColumns, where: string): Message {
 }
 
 /**
- * Checks messages read from rows, oldest first, with `validate` (by default `validateMessages`,
- * given the pairs of `pairsBefore`); a failure becomes a ContextError (`corrupt_row`) naming the
- * row (`rowIdAt(index)`) and what is wrong with it.
+ * Checks messages read from rows, oldest first, with `validateMessages`; a failure becomes a
+ * ContextError (`corrupt_row`) naming the row (`rowIdAt(index)`) and what is wrong with it.
  */
 export function checkHistory(
   messages: readonly Message[],
   rowIdAt: (index: number) => string,
   where: string,
   pairsBefore: (messages: readonly Message[]) => ValidateMessagesOptions = () => ({}),
-  validate: (messages: readonly Message[]) => void = (all) =>
-    validateMessages(all, { ...pairsBefore(all), source: SOURCE }),
 ): void {
   try {
-    validate(messages);
+    validateMessages(messages, { ...pairsBefore(messages), source: SOURCE });
   } catch (error) {
     if (!ContextError.isInstance(error, 'invalid_message')) throw error;
     const index = error.details.index as number;
