@@ -3,12 +3,14 @@ import { MAX_JSON_DEPTH } from './json-data.js';
 /**
  * Data (a message, its content) as it was when something was derived from it (a count, a hash,
  * a parsed copy kept for later): the value, then every value inside it in a fixed walk order:
- * each object or array itself, then its keys and values, nested objects walked in turn. Bytes
- * (`Uint8Array`, `ArrayBuffer`) and `URL`s are recorded by identity with their length or
- * address, not walked: an image is never re-read. The walk is linear in the number of values,
- * never in the length of a string (strings compare by identity first). Data replaced, or edited
- * in place however deep (a key added, removed or set), no longer matches its snapshot. Values
- * that change on every read (getters, proxies) are not data, and are not supported.
+ * each object or array itself, then (objects) its prototype and number of symbol keys and its
+ * keys and values, nested objects walked in turn. Bytes (`Uint8Array`, `ArrayBuffer`) and `URL`s
+ * are recorded by identity with their length or address, not walked: an image is never re-read,
+ * so bytes overwritten in place are not seen. The walk is linear in the number of values, never
+ * in the length of a string (strings compare by identity first). Data replaced, or edited in place
+ * however deep (a key added, removed or set, a symbol key added, a prototype set), no longer
+ * matches its snapshot. Values that change on every read (getters, proxies) are not data, and are
+ * not supported.
  */
 export interface DataSnapshot {
   /** The value recorded. */
@@ -71,7 +73,8 @@ function record(value: unknown, out: unknown[], path: Set<object>, depth: number
     path.delete(value);
     return;
   }
-  if (!isPlainObject(value)) {
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) {
     if (value instanceof Uint8Array || value instanceof ArrayBuffer) {
       out.push(value.byteLength);
       return;
@@ -81,6 +84,9 @@ function record(value: unknown, out: unknown[], path: Set<object>, depth: number
       return;
     }
   }
+  // The prototype and the symbol keys too: a value turned into another class, or given a symbol
+  // key, is no longer the data it was (validation refuses both).
+  out.push(prototype, Object.getOwnPropertySymbols(value).length);
   path.add(value);
   for (const key in value) {
     out.push(key);
@@ -103,21 +109,18 @@ function matches(value: unknown, cursor: { values: readonly unknown[]; at: numbe
       if (!matches(value[index], cursor)) return false;
     return true;
   }
-  if (!isPlainObject(value)) {
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) {
     if (value instanceof Uint8Array || value instanceof ArrayBuffer) {
       return values[cursor.at++] === value.byteLength;
     }
     if (value instanceof URL) return values[cursor.at++] === value.href;
   }
+  if (values[cursor.at++] !== prototype) return false;
+  if (values[cursor.at++] !== Object.getOwnPropertySymbols(value).length) return false;
   for (const key in value) {
     if (values[cursor.at++] !== key) return false;
     if (!matches((value as Record<string, unknown>)[key], cursor)) return false;
   }
   return true;
-}
-
-/** Whether `value` is a plain object (an object literal, or of no prototype): the common case. */
-function isPlainObject(value: object): boolean {
-  const prototype = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
 }

@@ -34,6 +34,14 @@ describe('data snapshots', () => {
     ],
     ['a part added', (value: Message) => (value.content as unknown[]).push({ type: 'text' })],
     ['the content replaced', (value: Message) => Object.assign(value, { content: 'x' })],
+    [
+      'a symbol key added',
+      (value: Message) => Object.assign(value.meta ?? {}, { [Symbol('note')]: 1 }),
+    ],
+    [
+      'a prototype set',
+      (value: Message) => Object.setPrototypeOf(value.meta ?? {}, Date.prototype),
+    ],
   ])('no longer match after %s', (_what, change) => {
     const value = message();
     const snapshot = snapshotOf(value);

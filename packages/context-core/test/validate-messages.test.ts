@@ -197,6 +197,15 @@ describe('validateMessages', () => {
     validateMessages([text]);
     (text as { role: string }).role = 'narrator';
     expect(problem([text]).message).toMatch(/unknown role/);
+    // Edits a walk of keys alone would miss: a symbol key, another prototype.
+    const noted = user('hi', { note: 'x' });
+    validateMessages([noted]);
+    (noted.meta as Record<symbol, unknown>)[Symbol('t')] = 1;
+    expect(problem([noted]).message).toMatch(/meta.*symbol keys/);
+    const dated = user('hi', { note: 'x' });
+    validateMessages([dated]);
+    Object.setPrototypeOf(dated.meta, Date.prototype);
+    expect(problem([dated]).message).toMatch(/meta/);
   });
 
   it('checks the pairs of a message validated before against the messages around it now', () => {
@@ -274,5 +283,20 @@ describe('createMessageValidator', () => {
     validate(again);
     expect(outcome(validate, [...again, result('c2', 'ok')])).toMatch(/message 3/);
     expect(outcome(validate, [...again, result('c2', 'ok')])).toMatch(/message 3/);
+  });
+
+  it('validates a window that slid on whole: its pairs, and a message edited in place since', () => {
+    const validate = createMessageValidator();
+    const [first, asked, answered, next] = [user('hi'), call('c1'), result('c1'), user('next')];
+    validate([first, asked, answered, next]);
+    // Dropped from the front: the result now answers no call in the array.
+    expect(outcome(validate, [answered, next])).toMatch(
+      /message 0, part 0 \(toolCallId\): tool result "c1" has no earlier tool call/,
+    );
+    expect(outcome(validate, [asked, answered, answered])).toMatch(/already has a result/);
+    (next as { content: unknown }).content = 42;
+    expect(outcome(validate, [asked, answered, next])).toMatch(
+      /message 2 \(content\): content must be a string or an array of parts, got number 42/,
+    );
   });
 });
