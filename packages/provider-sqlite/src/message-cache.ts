@@ -15,7 +15,8 @@ export const DEFAULT_MESSAGE_CACHE_SIZE = 10_000;
  * without fetching and parsing its row again. A row's message never changes once stored (the
  * provider only ever archives rows, and ids are never reused), so an entry stays true for as long
  * as it is kept; a message a caller changed after it was returned (see core's `snapshotOf`) is
- * dropped and read again from its row.
+ * dropped and read again from its row. Messages holding bytes (an image or a file as a
+ * `Uint8Array` or `ArrayBuffer`) are not kept: bytes changed in place would not be seen.
  */
 export interface MessageCache {
   /**
@@ -26,6 +27,13 @@ export interface MessageCache {
    * @returns the message, or `undefined`
    */
   get(rowId: string): Message | undefined;
+  /**
+   * Whether a message is kept for row `rowId`, changed or not (`get` tells).
+   *
+   * @param rowId - the row's id
+   * @returns whether one is kept
+   */
+  has(rowId: string): boolean;
   /**
    * Keeps `message`, just read and checked from row `rowId`, dropping the least recently used
    * entry when full.
@@ -53,12 +61,23 @@ export function createMessageCache(maxMessages: number): MessageCache {
       entries.set(rowId, entry);
       return entry.message;
     },
+    has(rowId) {
+      return entries.has(rowId);
+    },
     set(rowId, message) {
       entries.delete(rowId);
-      entries.set(rowId, { message, snapshot: snapshotOf(message) });
+      const snapshot = snapshotOf(message);
+      // Bytes are recorded by identity and length alone: bytes overwritten in place would go
+      // unseen, so a message holding any is read from its row every time.
+      if (snapshot.values?.some(isBytes)) return;
+      entries.set(rowId, { message, snapshot });
       if (entries.size > maxMessages) entries.delete(entries.keys().next().value as string);
     },
   };
+}
+
+function isBytes(value: unknown): boolean {
+  return value instanceof Uint8Array || value instanceof ArrayBuffer;
 }
 
 /**

@@ -136,6 +136,8 @@ export async function readBoundedHistory(
     let keepFrom = start;
     while (keepFrom > 0 && (rows[keepFrom - 1] as Placement).position >= windowStart) keepFrom -= 1;
     keepFrom = Math.max(0, keepFrom - Math.ceil((rows.length - keepFrom) / 4));
+    // And never more than MAX_KEPT_ROWS: a read with a huge maxTokens does not hold its history.
+    keepFrom = Math.max(keepFrom, rows.length - MAX_KEPT_ROWS);
     caches.placements.set(conversationId, {
       rows: keepFrom === 0 ? rows : rows.slice(keepFrom),
       startsHistory: startsHistory && keepFrom === 0,
@@ -160,6 +162,9 @@ const IDS_PER_QUERY = 500;
 
 /** What places a row: all in the `history_active` index, so the window is placed from it alone. */
 const PLACEMENT_COLUMNS = ['id', 'position', 'tokens', 'unit_start'] as const;
+
+/** Rows a read keeps for its conversation at most. */
+const MAX_KEPT_ROWS = 10_000;
 
 /** Rows appended since the newest row known that a read takes on; past that it starts anew. */
 const MAX_FRESH_ROWS = 1_000;
@@ -203,7 +208,9 @@ function placements(rows: readonly PlacementColumns[]): Placement[] {
 
 /**
  * The messages of the rows placed (oldest first), checked together: those `cache` holds as they
- * are, the others read by id and parsed, then kept in it once the whole list passed.
+ * are, the others read by id and parsed, then kept in it once the whole list passed. The kept
+ * ones are looked up again after the last query, so that none a caller changed while the rows
+ * were read is returned: there is no wait between that look-up and the return.
  */
 async function messagesOfRows(
   db: Kysely<ProviderTables>,
@@ -211,37 +218,47 @@ async function messagesOfRows(
   cache: MessageCache | undefined,
   where: string,
 ): Promise<Message[]> {
-  const messages = new Array<Message>(placed.length);
-  const missing: number[] = [];
-  placed.forEach((row, index) => {
-    const known = cache?.get(String(row.id));
-    if (known === undefined) missing.push(index);
-    else messages[index] = known;
-  });
-  for (let start = 0; start < missing.length; start += IDS_PER_QUERY) {
-    const indexes = missing.slice(start, start + IDS_PER_QUERY);
-    const rows = await db
-      .selectFrom('history')
-      .select(HISTORY_COLUMNS)
-      .where(
-        'id',
-        'in',
-        indexes.map((index) => (placed[index] as Placement).id),
-      )
-      .execute();
-    const byId = new Map(rows.map((row) => [String(row.id), row]));
-    for (const index of indexes) {
-      const row = byId.get(String((placed[index] as Placement).id));
-      // The provider never deletes rows: only something else writing to the table can.
-      if (row === undefined) throw vanished(String((placed[index] as Placement).id), where);
-      messages[index] = messageFromRow(row, where);
+  const messages = new Array<Message | undefined>(placed.length);
+  const parsed = new Set<number>();
+  const idAt = (index: number) => String((placed[index] as Placement).id);
+  // First the rows the cache does not hold; then, after those queries, the kept messages, each
+  // checked unchanged: one that changed meanwhile is read like the others, in one more round.
+  let missing = placed.flatMap((row, index) => (cache?.has(String(row.id)) ? [] : [index]));
+  for (;;) {
+    for (let start = 0; start < missing.length; start += IDS_PER_QUERY) {
+      const indexes = missing.slice(start, start + IDS_PER_QUERY);
+      const rows = await db
+        .selectFrom('history')
+        .select(HISTORY_COLUMNS)
+        .where(
+          'id',
+          'in',
+          indexes.map((index) => (placed[index] as Placement).id),
+        )
+        .execute();
+      const byId = new Map(rows.map((row) => [String(row.id), row]));
+      for (const index of indexes) {
+        const row = byId.get(idAt(index));
+        // The provider never deletes rows: only something else writing to the table can.
+        if (row === undefined) throw vanished(idAt(index), where);
+        messages[index] = messageFromRow(row, where);
+        parsed.add(index);
+      }
     }
+    missing = [];
+    for (let index = 0; index < placed.length; index += 1) {
+      if (parsed.has(index)) continue;
+      messages[index] = cache?.get(idAt(index));
+      if (messages[index] === undefined) missing.push(index);
+    }
+    if (missing.length === 0) break;
   }
-  checkHistory(messages, (index) => String(placed[index]?.id), where);
+  const read = messages as Message[];
+  checkHistory(read, idAt, where);
   if (cache !== undefined) {
-    for (const index of missing) cache.set(String(placed[index]?.id), messages[index] as Message);
+    for (const index of parsed) cache.set(idAt(index), read[index] as Message);
   }
-  return messages;
+  return read;
 }
 
 function vanished(rowId: string, where: string): StorageError {

@@ -152,6 +152,28 @@ describe('the read caches', () => {
     await fresh.close();
   });
 
+  it('keep no message holding bytes: bytes overwritten in place by the caller are read from the row again', async () => {
+    const provider = createSqliteProvider({ filename: tempDatabasePath(), counter });
+    const image: Message = {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'what is this?' },
+        { type: 'image', image: new Uint8Array([1, 2, 3]), mediaType: 'image/png' },
+      ],
+    };
+    await provider.append('c', [image, user('plain')]);
+    const read = await provider.getHistory('c', { maxTokens: 1_000 });
+    const bytes = ((read[0] as Message).content as { image?: Uint8Array }[])[1]
+      ?.image as Uint8Array;
+    bytes.fill(0);
+    const again = await provider.getHistory('c', { maxTokens: 1_000 });
+    expect(again[0]).not.toBe(read[0]);
+    const stored = ((again[0] as Message).content as { image?: Uint8Array }[])[1]?.image;
+    expect([...(stored ?? [])]).toEqual([1, 2, 3]);
+    expect(again[1]).toBe(read[1]);
+    await provider.close();
+  });
+
   it('ask, on a read after appends, only for the rows appended since, and keep nothing with messageCacheSize 0', async () => {
     const run = async (messageCacheSize?: number) => {
       const queries: string[] = [];

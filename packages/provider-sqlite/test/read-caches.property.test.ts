@@ -16,7 +16,8 @@ describe('bounded reads through the read caches', () => {
     let run = 0;
     await fc.assert(
       fc.asyncProperty(
-        arbitraryHistory({ maxTurns: 6, maxOutputChars: 200 }),
+        // Up to about a hundred messages: windows of more than one page of rows.
+        arbitraryHistory({ maxTurns: 30, maxOutputChars: 200 }),
         fc.array(fc.constantFrom(...STEPS), { minLength: 30, maxLength: 30 }),
         fc.array(fc.constantFrom(undefined, { pinned: true }, { kind: 'summary' }), {
           minLength: 1,
@@ -81,7 +82,7 @@ describe('bounded reads through the read caches', () => {
           }
         },
       ),
-      fuzzParameters(40),
+      fuzzParameters(25),
     );
   }, 120_000);
 });
