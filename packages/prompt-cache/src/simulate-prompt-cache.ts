@@ -163,7 +163,7 @@ export function createPromptCacheSimulator(
       model,
       rules,
       requests: [...results],
-      totals: { ...totals },
+      totals: { ...totals, cacheWriteTokens: { ...totals.cacheWriteTokens } },
       warnings: [...warnings],
     }),
   });

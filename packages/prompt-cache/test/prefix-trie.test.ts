@@ -103,6 +103,12 @@ describe('createPromptCacheSimulator keepRequests', () => {
       expect(lean.add({ at, prefix })).toEqual(kept.add({ at, prefix }));
     }
     expect(lean.result()).toEqual({ ...kept.result(), requests: [] });
+    // A result is the caller's: changing it changes no later one.
+    const before = lean.result().totals;
+    const copy = lean.result().totals;
+    copy.cacheWriteTokens['5m'] = 999;
+    copy.inputTokens = 0;
+    expect(lean.result().totals).toEqual(before);
     expect(() =>
       createPromptCacheSimulator({ model: 'gpt-4o', keepRequests: 'no' as unknown as boolean }),
     ).toThrow(/keepRequests must be/);
