@@ -30,7 +30,8 @@ export interface TruncateMessagesOptions {
    */
   maxCharsPerMessage?: number;
   /**
-   * Text put where characters were cut out.
+   * Text put where characters were cut out. It must give the same text for the same count: a
+   * message cut before is given the same cut copy while it is unchanged.
    * @default `defaultTruncationMarker`
    */
   marker?: TruncationMarker;
