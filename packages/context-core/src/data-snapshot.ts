@@ -3,8 +3,8 @@ import { MAX_JSON_DEPTH } from './json-data.js';
 /**
  * Data (a message, its content) as it was when something was derived from it (a count, a hash,
  * a parsed copy kept for later): the value, then every value inside it in a fixed walk order:
- * each object or array itself, then (objects) its prototype and number of symbol keys and its
- * keys and values, nested objects walked in turn. Bytes (`Uint8Array`, `ArrayBuffer`) and `URL`s
+ * each object or array itself, then (objects) its prototype (and, when asked, its number of
+ * symbol keys) and its keys and values, nested objects walked in turn. Bytes (`Uint8Array`, `ArrayBuffer`) and `URL`s
  * are recorded by identity with their length or address, not walked: an image is never re-read,
  * so bytes overwritten in place are not seen. The walk is linear in the number of values, never
  * in the length of a string (strings compare by identity first). Data replaced, or edited in place
@@ -17,19 +17,25 @@ export interface DataSnapshot {
   readonly value: unknown;
   /** Everything inside it, in walk order; `undefined` for a value that is not an object. */
   readonly values: readonly unknown[] | undefined;
+  /** Whether each object's number of symbol keys was recorded too (see {@link snapshotOf}). */
+  readonly symbolKeys: boolean;
 }
 
 /**
  * The snapshot of `value` as it is now (see {@link DataSnapshot}).
  *
  * @param value - a message, its content, or other plain data
+ * @param options - `symbolKeys: true` also records each object's number of symbol keys, so that
+ *   one added later is seen; it costs a list of them per object at every check, and matters only
+ *   where symbol keys do (JSON drops them, so counts and hashes do not)
  * @returns its snapshot
  */
-export function snapshotOf(value: unknown): DataSnapshot {
-  if (typeof value !== 'object' || value === null) return { value, values: undefined };
+export function snapshotOf(value: unknown, options: { symbolKeys?: boolean } = {}): DataSnapshot {
+  const symbolKeys = options.symbolKeys === true;
+  if (typeof value !== 'object' || value === null) return { value, values: undefined, symbolKeys };
   const values: unknown[] = [];
-  record(value, values, new Set(), 0);
-  return { value, values };
+  record(value, values, new Set(), 0, symbolKeys);
+  return { value, values, symbolKeys };
 }
 
 /**
@@ -43,7 +49,7 @@ export function isUnchanged(snapshot: DataSnapshot, value: unknown): boolean {
   if (snapshot.value !== value) return false;
   const before = snapshot.values;
   if (before === undefined) return true;
-  const cursor = { values: before, at: 0 };
+  const cursor = { values: before, at: 0, symbolKeys: snapshot.symbolKeys };
   return matches(value, cursor) && cursor.at === before.length;
 }
 
@@ -54,7 +60,13 @@ export function isUnchanged(snapshot: DataSnapshot, value: unknown): boolean {
  * value met again on its own path (a cycle) or nested deeper than any valid message is recorded
  * as a fresh symbol, which nothing matches: such content is always counted again.
  */
-function record(value: unknown, out: unknown[], path: Set<object>, depth: number): void {
+function record(
+  value: unknown,
+  out: unknown[],
+  path: Set<object>,
+  depth: number,
+  symbolKeys: boolean,
+): void {
   if (typeof value !== 'object' || value === null) {
     out.push(value);
     return;
@@ -69,7 +81,7 @@ function record(value: unknown, out: unknown[], path: Set<object>, depth: number
     out.push(value.length);
     path.add(value);
     for (let index = 0; index < value.length; index += 1)
-      record(value[index], out, path, depth + 1);
+      record(value[index], out, path, depth + 1, symbolKeys);
     path.delete(value);
     return;
   }
@@ -84,13 +96,14 @@ function record(value: unknown, out: unknown[], path: Set<object>, depth: number
       return;
     }
   }
-  // The prototype and the symbol keys too: a value turned into another class, or given a symbol
-  // key, is no longer the data it was (validation refuses both).
-  out.push(prototype, Object.getOwnPropertySymbols(value).length);
+  // The prototype too, and when asked the symbol keys: a value turned into another class, or
+  // given a symbol key, is no longer the data it was (validation refuses both).
+  out.push(prototype);
+  if (symbolKeys) out.push(Object.getOwnPropertySymbols(value).length);
   path.add(value);
   for (const key in value) {
     out.push(key);
-    record((value as Record<string, unknown>)[key], out, path, depth + 1);
+    record((value as Record<string, unknown>)[key], out, path, depth + 1, symbolKeys);
   }
   path.delete(value);
 }
@@ -99,7 +112,10 @@ function record(value: unknown, out: unknown[], path: Set<object>, depth: number
  * Whether `value` matches the recorded values from `cursor.at` on, advancing it. No cycle check
  * is needed: a recorded cycle is a symbol that stops the walk at the first object it meets there.
  */
-function matches(value: unknown, cursor: { values: readonly unknown[]; at: number }): boolean {
+function matches(
+  value: unknown,
+  cursor: { values: readonly unknown[]; at: number; symbolKeys: boolean },
+): boolean {
   const { values } = cursor;
   if (values[cursor.at++] !== value) return false;
   if (typeof value !== 'object' || value === null) return true;
@@ -117,7 +133,9 @@ function matches(value: unknown, cursor: { values: readonly unknown[]; at: numbe
     if (value instanceof URL) return values[cursor.at++] === value.href;
   }
   if (values[cursor.at++] !== prototype) return false;
-  if (values[cursor.at++] !== Object.getOwnPropertySymbols(value).length) return false;
+  if (cursor.symbolKeys && values[cursor.at++] !== Object.getOwnPropertySymbols(value).length) {
+    return false;
+  }
   for (const key in value) {
     if (values[cursor.at++] !== key) return false;
     if (!matches((value as Record<string, unknown>)[key], cursor)) return false;

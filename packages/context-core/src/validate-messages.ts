@@ -227,7 +227,8 @@ function validateMessage(message: unknown, index: number, pairs: PairState, sour
     return;
   }
   const steps = checkMessage(message, index, pairs, source);
-  wellFormed.set(message as object, { snapshot: snapshotOf(message), steps });
+  // Symbol keys too: validation refuses them, and JSON would drop them unseen.
+  wellFormed.set(message as object, { snapshot: snapshotOf(message, { symbolKeys: true }), steps });
 }
 
 /** Throws the error for a problem at `field` of part `part` (if any) of message `index`. */

@@ -66,7 +66,8 @@ export function createMessageCache(maxMessages: number): MessageCache {
     },
     set(rowId, message) {
       entries.delete(rowId);
-      const snapshot = snapshotOf(message);
+      // Symbol keys too: a caller adding one must not turn the row into a corrupt one.
+      const snapshot = snapshotOf(message, { symbolKeys: true });
       // Bytes are recorded by identity and length alone: bytes overwritten in place would go
       // unseen, so a message holding any is read from its row every time.
       if (snapshot.values?.some(isBytes)) return;
