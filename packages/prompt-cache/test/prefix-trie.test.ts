@@ -106,7 +106,7 @@ describe('createPromptCacheSimulator keepRequests', () => {
     // A result is the caller's: changing it changes no later one.
     const before = lean.result().totals;
     const copy = lean.result().totals;
-    copy.cacheWriteTokens['5m'] = 999;
+    (copy.cacheWriteTokens as { '5m': number })['5m'] = 999;
     copy.inputTokens = 0;
     expect(lean.result().totals).toEqual(before);
     expect(() =>
