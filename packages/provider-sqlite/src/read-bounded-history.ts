@@ -4,7 +4,7 @@ import type { MessageCache } from './message-cache.js';
 import type { KnownActiveRows, Placement, PlacementCache } from './placement-cache.js';
 import { SOURCE } from './provider-source.js';
 import type { ProviderTables } from './provider-tables.js';
-import { HISTORY_COLUMNS, rowsTheUnitNeeds } from './read-history.js';
+import { HISTORY_COLUMNS, rowsBetween, rowsTheUnitNeeds } from './read-history.js';
 import { checkHistory, messageFromRow } from './stored-message.js';
 
 /** What a provider keeps between bounded reads (see `messageCacheSize`). */
@@ -87,14 +87,7 @@ export async function readBoundedHistory(
       return rows.filter((row) => row.position >= from && row.position < to).reverse();
     }
     return placements(
-      await db
-        .selectFrom('history')
-        .select(PLACEMENT_COLUMNS)
-        .where('conversation_id', '=', conversationId)
-        .where('position', '>=', from)
-        .where('position', '<', to)
-        .orderBy('position', 'desc')
-        .execute(),
+      await rowsBetween(db, conversationId, from, to).select(PLACEMENT_COLUMNS).execute(),
     );
   };
   let windowStart = Number.POSITIVE_INFINITY;

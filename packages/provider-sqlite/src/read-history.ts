@@ -99,14 +99,25 @@ export async function rowsTheUnitNeeds<Row extends UnitPlacement>(
  */
 export function historyRowsBetween(db: Kysely<ProviderTables>, conversationId: string) {
   return (from: number, to: number): Promise<HistoryRow[]> =>
-    db
-      .selectFrom('history')
-      .select(HISTORY_COLUMNS)
-      .where('conversation_id', '=', conversationId)
-      .where('position', '>=', from)
-      .where('position', '<', to)
-      .orderBy('position', 'desc')
-      .execute();
+    rowsBetween(db, conversationId, from, to).select(HISTORY_COLUMNS).execute();
+}
+
+/**
+ * The query of the conversation's rows at positions from `from` up to `to` (excluded), newest
+ * first, whatever their archive; the caller selects the columns it needs.
+ */
+export function rowsBetween(
+  db: Kysely<ProviderTables>,
+  conversationId: string,
+  from: number,
+  to: number,
+) {
+  return db
+    .selectFrom('history')
+    .where('conversation_id', '=', conversationId)
+    .where('position', '>=', from)
+    .where('position', '<', to)
+    .orderBy('position', 'desc');
 }
 
 // --- internal helpers ---
