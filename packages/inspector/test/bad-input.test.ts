@@ -111,6 +111,12 @@ describe('the database is never written', () => {
     const report = await fetch(`${view.url}api/conversation?id=${CONVERSATION}`);
     expect(((await report.json()) as { builds: unknown[] }).builds).toHaveLength(4);
     expect((await fetch(`${view.url}api/conversations`, { method: 'POST' })).status).toBe(405);
+    // Bound to 127.0.0.1 alone: another loopback address of this machine finds nothing there.
+    const elsewhere = new URL(view.url);
+    elsewhere.hostname = '127.0.0.2';
+    await expect(fetch(elsewhere)).rejects.toMatchObject({
+      cause: expect.objectContaining({ code: 'ECONNREFUSED' }),
+    });
     expect(await view.stop()).toBe(0);
     expect(checksum(file)).toBe(before);
   });
