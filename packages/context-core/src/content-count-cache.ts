@@ -7,8 +7,10 @@ export const CONTENT_COUNT_CACHE_ENTRIES = 100_000;
  * (the AI SDK's, say) hand in fresh objects with the content of messages counted before; their
  * count is found here for the price of hashing their content instead of tokenizing it.
  *
- * Counts are kept by the content's hash (`contentHash`: 64 bits and a length, so that two
- * contents sharing a hash by chance is not a practical concern), then by the counter's name.
+ * Counts are kept by the content's hash (`contentHash`: 64 bits of SipHash under a key drawn at
+ * random per process, and a length), then by the counter's name. Nobody outside the process
+ * knows the key, so a text cannot be written to share another's hash (an unkeyed hash can be
+ * steered by a dozen crafted bytes in a tool output), and a chance collision is a 2^-64 event.
  * Content that is not plain data (another class, a function, a cycle, deeper than any valid
  * message) has no hash and is always tokenized. At most {@link CONTENT_COUNT_CACHE_ENTRIES}
  * contents, least recently used dropped first.

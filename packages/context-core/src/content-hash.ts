@@ -1,13 +1,17 @@
 import { type DataSnapshot, isUnchanged, snapshotOf } from './data-snapshot.js';
 import { MAX_JSON_DEPTH } from './json-data.js';
+import { KeyedHasher } from './keyed-hasher.js';
 import type { Message } from './message.js';
 
 /**
  * A hash of `message`'s content: equal for equal content, and different otherwise except by a
- * 64-bit chance. Two independent 32-bit hashes (FNV-1a and a multiply-xorshift) of every
- * string, number, key and nesting of the content, in order, with each value's type, and the
- * number of characters and values hashed. Bytes (`Uint8Array`, `ArrayBuffer`) are hashed once
- * per object (bytes are never edited in place); a `URL` by its address.
+ * 64-bit chance that nobody can steer. A keyed hash (SipHash-1-3 under a random key drawn once
+ * per process, see `keyed-hasher.ts`) of every string, number, key and nesting of the content,
+ * in order, with each value's type, and the number of characters and values hashed: text an
+ * attacker wrote (a tool output) cannot be crafted to hash like other content, since the key is
+ * never seen outside the process. Hashes differ from one process to the next; never store them.
+ * Bytes (`Uint8Array`, `ArrayBuffer`) are hashed once per object (bytes are never edited in
+ * place); a `URL` by its address.
  *
  * Each message object's hash is computed once and kept while its content stays as it was (a
  * content replaced or edited in place, however deep, is hashed again), so the library's count
@@ -36,80 +40,70 @@ const byteHashes = new WeakMap<Uint8Array | ArrayBuffer, readonly [number, numbe
 
 /** The hash of `content`, or `undefined` when it is not plain data. */
 function hashContent(content: Message['content']): string | undefined {
-  const hash = { first: 0x811c9dc5, second: 0x5bd1e995, length: 0 };
+  const hash: RunningHash = { hasher: new KeyedHasher(), length: 0 };
   if (!hashValue(content, hash, new Set(), 0)) return undefined;
-  return `${(hash.first >>> 0).toString(36)}.${(hash.second >>> 0).toString(36)}.${hash.length}`;
+  const [high, low] = hash.hasher.digest();
+  return `${high.toString(36)}.${low.toString(36)}.${hash.length}`;
 }
 
+/** A hash being made: the keyed hasher, and how many characters and values it was fed. */
 interface RunningHash {
-  first: number;
-  second: number;
+  hasher: KeyedHasher;
   length: number;
 }
 
-/** Feeds one code (a character, a type tag) to both hashes. */
+/** Feeds one code (a type tag, a length) to the hash. */
 function feed(hash: RunningHash, code: number): void {
-  // FNV-1a and a multiply-xorshift with another prime: independent enough for a 64-bit key.
-  hash.first = Math.imul(hash.first ^ code, 0x01000193);
-  hash.second = Math.imul(hash.second ^ code, 0x5bd1e995);
-  hash.second ^= hash.second >>> 15;
+  hash.hasher.word(code);
   hash.length += 1;
 }
 
 /**
  * Feeds a tag, then a text's length and content: long well-formed texts as UTF-8 (which tells
- * well-formed texts apart) four bytes at a time, everything else character by character.
+ * well-formed texts apart) four bytes to a word, everything else two characters to a word.
  */
 function feedText(hash: RunningHash, tag: number, text: string): void {
   feed(hash, tag);
   feed(hash, text.length);
-  if (text.length >= WORD_HASH_MIN_LENGTH && isWellFormed(text)) feedUtf8Words(hash, text);
-  else feedCodes(hash, text);
+  if (text.length >= WORD_HASH_MIN_LENGTH && isWellFormed(text)) feedUtf8Words(hash.hasher, text);
+  else feedCodes(hash.hasher, text);
   hash.length += text.length;
 }
 
-/** The characters of `text`, one at a time (the hot loop: in locals, as `feed` does). */
-function feedCodes(hash: RunningHash, text: string): void {
-  let { first, second } = hash;
-  for (let index = 0; index < text.length; index += 1) {
-    const code = text.charCodeAt(index);
-    first = Math.imul(first ^ code, 0x01000193);
-    second = Math.imul(second ^ code, 0x5bd1e995);
-    second ^= second >>> 15;
+/** The characters of `text`, two UTF-16 code units to a word (its length was fed before). */
+function feedCodes(hasher: KeyedHasher, text: string): void {
+  const pairs = text.length & ~1;
+  for (let index = 0; index < pairs; index += 2) {
+    hasher.word(text.charCodeAt(index) | (text.charCodeAt(index + 1) << 16));
   }
-  hash.first = first;
-  hash.second = second;
+  if (pairs < text.length) hasher.word(text.charCodeAt(pairs));
 }
 
 /**
  * The UTF-8 bytes of a well-formed `text`, encoded a chunk at a time into one reused buffer and
- * fed as 32-bit words, then the bytes left over. A chunk never ends inside a surrogate pair.
+ * fed as 32-bit words, then the bytes left over in one word with their number. A chunk never
+ * ends inside a surrogate pair.
  */
-function feedUtf8Words(hash: RunningHash, text: string): void {
-  let { first, second } = hash;
+function feedUtf8Words(hasher: KeyedHasher, text: string): void {
   for (let start = 0; start < text.length; ) {
     let end = Math.min(text.length, start + WORD_HASH_CHUNK);
     const last = text.charCodeAt(end - 1);
     if (end < text.length && last >= 0xd800 && last <= 0xdbff) end -= 1;
     const { written } = utf8.encodeInto(text.slice(start, end), wordBuffer.bytes);
     const words = written >>> 2;
-    const { ints, bytes } = wordBuffer;
-    for (let index = 0; index < words; index += 1) {
-      const word = ints[index] as number;
-      first = Math.imul(first ^ word, 0x01000193);
-      second = Math.imul(second ^ word, 0x5bd1e995);
-      second ^= second >>> 15;
-    }
-    for (let index = words * 4; index < written; index += 1) {
-      const byte = bytes[index] as number;
-      first = Math.imul(first ^ byte, 0x01000193);
-      second = Math.imul(second ^ byte, 0x5bd1e995);
-      second ^= second >>> 15;
-    }
+    hasher.words32(wordBuffer.ints, words);
+    hasher.word(leftoverWord(wordBuffer.bytes, words * 4, written));
     start = end;
   }
-  hash.first = first;
-  hash.second = second;
+}
+
+/** The bytes from `start` to `end` (at most three) in one word, with their number on top. */
+function leftoverWord(bytes: Uint8Array, start: number, end: number): number {
+  let word = (end - start) << 24;
+  for (let index = start; index < end; index += 1) {
+    word |= (bytes[index] as number) << (8 * (index - start));
+  }
+  return word;
 }
 
 /** Texts at least this long are hashed as UTF-8 words (shorter ones cost less char by char). */
@@ -184,14 +178,24 @@ function hashValue(value: unknown, hash: RunningHash, path: Set<object>, depth: 
   return true;
 }
 
-/** The two hashes of some bytes, computed once per object. */
+/** The keyed hash of some bytes, computed once per object. */
 function bytesHash(bytes: Uint8Array | ArrayBuffer): readonly [number, number] {
   const known = byteHashes.get(bytes);
   if (known !== undefined) return known;
   const view = bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : bytes;
-  const hash = { first: 0x811c9dc5, second: 0x5bd1e995, length: 0 };
-  for (let index = 0; index < view.length; index += 1) feed(hash, view[index] as number);
-  const result = [hash.first, hash.second] as const;
+  const hasher = new KeyedHasher();
+  hasher.word(view.length);
+  const whole = view.length & ~3;
+  for (let index = 0; index < whole; index += 4) {
+    hasher.word(
+      (view[index] as number) |
+        ((view[index + 1] as number) << 8) |
+        ((view[index + 2] as number) << 16) |
+        ((view[index + 3] as number) << 24),
+    );
+  }
+  hasher.word(leftoverWord(view, whole, view.length));
+  const result = hasher.digest();
   byteHashes.set(bytes, result);
   return result;
 }

@@ -15,7 +15,8 @@ import type { Message } from './message.js';
  * send a prompt over its budget.
  *
  * Behind it sits a second level, by content (`content-count-cache.ts`): a bounded LRU of counts
- * (100,000 entries) keyed by the counter's name and a 64-bit hash and length of the content, so
+ * (100,000 entries) keyed by the counter's name and a keyed 64-bit hash (per-process random key,
+ * so no text can be crafted to collide) and the length of the content, so
  * that a new object with the content of one counted before (frameworks that rebuild their
  * messages at every step) costs a hash rather than a tokenization. `countMessageTokens` reads
  * both; {@link cachedTokenCount} reads this level alone, so it answers cheaply whether a message
