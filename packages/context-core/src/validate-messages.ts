@@ -72,13 +72,11 @@ export function validateMessages(messages: unknown, options: ValidateMessagesOpt
 
 /**
  * A {@link validateMessages} for a history passed again and again as it grows, as an agent passes
- * its messages at every step: a new array holding the same objects plus new ones. It remembers
- * the last array it accepted; a call whose array begins with those same objects (compared by
- * identity, reading the array alone) validates only the messages after them, from where the last
- * call left the tool calls and approvals. Any other array is validated whole. So a message object
- * is validated once while its array grows: change a message by passing a new object, never by
- * editing one already validated in place. Errors are those of `validateMessages`, with the index
- * in the whole array.
+ * its messages at every step. Every message of every array is validated: one found well-formed
+ * before, and unchanged since however deep (see `DataSnapshot`), costs a walk of its values and a
+ * replay of its tool calls and results rather than a full check, so a history passed again costs
+ * little; a message edited in place since (broken, or turned into another tool call) is checked
+ * in full again. Errors are those of `validateMessages`, with the index in the whole array.
  *
  * @param options - as for `validateMessages`, for every call
  * @returns the validating function
@@ -86,27 +84,7 @@ export function validateMessages(messages: unknown, options: ValidateMessagesOpt
 export function createMessageValidator(
   options: ValidateMessagesOptions = {},
 ): (messages: unknown) => void {
-  /** The objects of the last array accepted, and the tool calls and approvals after them. */
-  let last: { messages: unknown[]; pairs: PairState } | undefined;
-  return (messages) => {
-    const state = last;
-    // Until this call succeeds, nothing is remembered: a failure leaves no half-updated state.
-    last = undefined;
-    // Not an array: the error of `validateMessages`.
-    if (!Array.isArray(messages)) return validateMessages(messages, options);
-    const known = state?.messages ?? [];
-    let same = 0;
-    const shorter = Math.min(known.length, messages.length);
-    while (same < shorter && known[same] === messages[same]) same += 1;
-    if (state === undefined || same < known.length) {
-      const pairs = validateFrom(messages, 0, initialPairs(options), options.source);
-      last = { messages: [...messages], pairs };
-      return;
-    }
-    validateFrom(messages, same, state.pairs, options.source);
-    for (let index = same; index < messages.length; index += 1) known.push(messages[index]);
-    last = state;
-  };
+  return (messages) => validateMessages(messages, options);
 }
 
 // --- internal helpers ---

@@ -102,9 +102,9 @@ export interface ContextManagerOptions {
  * store needed. Every fit counts the system prompt and the tool definitions against the budget,
  * runs the compressor on what they leave, checks the result fits, and reports what became of each
  * input message. Counts are cached (see `countMessageTokens`), so a step that adds one message to
- * an array fitted before counts that message only; it validates that message only, too, when the
- * array begins with the objects of the last one fitted (see `createMessageValidator`: edit a
- * message by passing a new object, not in place).
+ * an array fitted before counts that message only; every message is validated at every fit, one
+ * found well-formed before and unchanged since at the cost of a walk of its values (see
+ * `createMessageValidator`), so a message edited in place, even broken, is seen.
  *
  * @param options - the model, the budget, the compressor, the counter, the event sink, the logger
  * @returns the manager, frozen
