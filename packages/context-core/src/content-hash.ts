@@ -30,6 +30,19 @@ export function contentHash(message: Message): string | undefined {
   return hash;
 }
 
+/**
+ * The keyed hash of any plain data (a tool list, provider options), as {@link contentHash} hashes
+ * a message's content: equal for equal data, apart otherwise but by a 64-bit chance nobody can
+ * steer; different in every process. Computed anew at every call.
+ *
+ * @param value - JSON-like data; bytes and `URL`s are hashed as `contentHash` hashes them
+ * @returns the hash, or `undefined` for data that is not plain (a class instance, a function, a
+ *   cycle, nesting deeper than any valid message)
+ */
+export function hashData(value: unknown): string | undefined {
+  return hashContent(value);
+}
+
 // --- internal helpers ---
 
 /** Each message's hash, with the snapshot of the content it was made from. */
@@ -39,7 +52,7 @@ const hashes = new WeakMap<Message, { snapshot: DataSnapshot; hash: string | und
 const byteHashes = new WeakMap<Uint8Array | ArrayBuffer, readonly [number, number]>();
 
 /** The hash of `content`, or `undefined` when it is not plain data. */
-function hashContent(content: Message['content']): string | undefined {
+function hashContent(content: unknown): string | undefined {
   const hash: RunningHash = { hasher: new KeyedHasher(), length: 0 };
   if (!hashValue(content, hash, new Set(), 0)) return undefined;
   const [high, low] = hash.hasher.digest();

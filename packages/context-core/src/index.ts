@@ -7,7 +7,7 @@ export type { BilledCost, CacheTtl, PredictedCost } from './billed-cost.js';
 export { alwaysRead } from './bounded-history.js';
 export { composeCompressors, composedGuarantees } from './compose-compressors.js';
 export { compressionReport, compressionStep, type StageFacts } from './compression-report.js';
-export { contentHash } from './content-hash.js';
+export { contentHash, hashData } from './content-hash.js';
 export {
   type CompressContext,
   type CompressionReport,

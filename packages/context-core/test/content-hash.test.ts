@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contentHash } from '../src/content-hash.js';
+import { contentHash, hashData } from '../src/content-hash.js';
 import type { JsonValue, Message } from '../src/message.js';
 
 const result = (output: JsonValue): Message => ({
@@ -78,5 +78,15 @@ describe('contentHash', () => {
     cyclic.self = cyclic;
     expect(contentHash(result(cyclic as JsonValue))).toBeUndefined();
     expect(contentHash(result({ at: new Date(0) } as unknown as JsonValue))).toBeUndefined();
+  });
+});
+
+describe('hashData', () => {
+  it('hashes plain data like the content of a message, and nothing else', () => {
+    const tools = [{ name: 'read', parameters: { type: 'object' } }];
+    expect(hashData(tools)).toBe(hashData(structuredClone(tools)));
+    expect(hashData(tools)).toBe(contentHash({ role: 'user', content: tools as never }));
+    expect(hashData([{ name: 'write' }])).not.toBe(hashData(tools));
+    expect(hashData(new Date(0))).toBeUndefined();
   });
 });
