@@ -15,8 +15,10 @@ export type InspectorErrorCode =
   | 'database_unavailable'
   /** A conversation or a build the database does not hold. */
   | 'not_found'
-  /** A stored event that is not what ctxkit writes. */
+  /** A stored event that is not what ctxkit writes (a build's payload or time, its conversation). */
   | 'corrupt_event'
+  /** A stored message that is not what ctxkit writes (its role, its content, its conversation). */
+  | 'corrupt_message'
   /** A command line the `ctxkit` command does not understand. */
   | 'invalid_argument';
 

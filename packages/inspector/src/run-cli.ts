@@ -227,6 +227,8 @@ async function view(database: InspectedDatabase, command: ParsedCommand, io: Cli
     io.stdout.write(`ctxkit view: wrote ${terminalText(command.html)}\n`);
     return;
   }
+  // What the page lists first, read once before serving: a row it cannot show is bad input.
+  await listConversations(database);
   const viewer = await startViewer(database, { port: command.port });
   io.stdout.write(`ctxkit view: ${viewer.url} (read-only; Ctrl+C stops)\n`);
   await (io.untilStopped ?? untilSignal)();

@@ -27,7 +27,8 @@ export interface Viewer {
 /**
  * Serves the viewer page for one database on 127.0.0.1 only, read-only: `GET /` is the page,
  * `GET /api/conversations` the conversations, `GET /api/conversation?id=…` one conversation's
- * report, read afresh on every request. Anything else gets 404, any method but GET and HEAD 405.
+ * report, read afresh on every request. Anything else gets 404, any method but GET and HEAD 405;
+ * a stored row that is not what ctxkit writes gets 422 and the one-line error as JSON.
  *
  * @param database - a database opened with `openInspectedDatabase`
  * @param options - the port
@@ -67,7 +68,12 @@ export async function startViewer(
         (value) => send(200, 'application/json', JSON.stringify(value)),
         (error: unknown) =>
           send(
-            InspectorError.isInstance(error, 'not_found') ? 404 : 500,
+            InspectorError.isInstance(error, 'not_found')
+              ? 404
+              : InspectorError.isInstance(error, 'corrupt_event') ||
+                  InspectorError.isInstance(error, 'corrupt_message')
+                ? 422
+                : 500,
             'application/json',
             JSON.stringify({ error: error instanceof Error ? error.message : String(error) }),
           ),
