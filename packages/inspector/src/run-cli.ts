@@ -210,7 +210,8 @@ async function inspect(
 async function view(database: InspectedDatabase, command: ParsedCommand, io: CliIo): Promise<void> {
   if (command.html !== undefined) {
     const conversations = await listConversations(database);
-    const reports: Record<string, ConversationReport> = {};
+    // No prototype: a conversation named `__proto__` is a key like any other.
+    const reports: Record<string, ConversationReport> = Object.create(null);
     for (const conversation of conversations) {
       reports[conversation.id] = await readConversationReport(database, conversation.id, {
         onProgress: progressReporter(

@@ -10,7 +10,10 @@ export interface ViewerData {
   conversations: ConversationSummary[];
   /**
    * Every conversation's report, by id, for a page that holds its data (`--html`); a served page
-   * leaves it out and fetches `api/conversation?id=…` instead.
+   * leaves it out and fetches `api/conversation?id=…` instead. Make it with `Object.create(null)`
+   * or `Object.fromEntries` so that a conversation named `__proto__` is a key like any other
+   * (assigning to `__proto__` of a plain `{}` sets its prototype instead); the page reads only
+   * the object's own keys.
    */
   reports?: Record<string, ConversationReport>;
 }
@@ -119,7 +122,7 @@ const SCRIPT = `
     return response.json();
   }
   async function loadReport(id) {
-    if (embedded) return embedded.reports[id];
+    if (embedded) return Object.hasOwn(embedded.reports, id) ? embedded.reports[id] : null;
     const response = await fetch('api/conversation?id=' + encodeURIComponent(id));
     if (!response.ok) throw new Error('api/conversation: ' + response.status);
     return response.json();
