@@ -263,7 +263,7 @@ async function view(database: string) {
 
 /** Expects what bad input gives: nothing on stdout, one line naming the row, exit code 2. */
 function expectRowNamed(
-  result: { status: number; stdout?: string; stderr: string },
+  result: { status: number | null; stdout?: string; stderr: string },
   malformed: MalformedRow,
 ) {
   expect(result.stdout ?? '').toBe('');
