@@ -98,8 +98,12 @@ describe("ctxkit on the demo's database", () => {
     });
     try {
       const page = await browser.newPage({ viewport: { width: 1280, height: 1100 } });
-      await page.goto(url);
+      const violations = policyViolations(page);
+      const response = await page.goto(url);
+      // The page works under its strict policy: no inline code but its own, by hash.
+      expect(response?.headers()['content-security-policy']).toMatch(/script-src 'sha256-/);
       const turn = await checkPage(page);
+      expect(violations).toEqual([]);
       const screenshot = await page.screenshot({ fullPage: false });
       expect(screenshot.length).toBeGreaterThan(10_000);
       if (process.env.CTXKIT_UPDATE_SCREENSHOT) {
@@ -121,8 +125,10 @@ describe("ctxkit on the demo's database", () => {
     const page = await browser.newPage();
     const requested: string[] = [];
     page.on('request', (request) => requested.push(request.url()));
+    const violations = policyViolations(page);
     await page.goto(pathToFileURL(html).href);
     await checkPage(page);
+    expect(violations).toEqual([]);
     expect(requested.filter((address) => !address.startsWith('file:'))).toEqual([]);
     await page.close();
   });
@@ -131,6 +137,15 @@ describe("ctxkit on the demo's database", () => {
     expect(checksum(database.file)).toBe(before);
   });
 });
+
+/** Collects what the browser reports of the page breaking its Content-Security-Policy. */
+function policyViolations(page: Page): string[] {
+  const found: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) found.push(message.text());
+  });
+  return found;
+}
 
 /**
  * Waits for the page, checks its chart (one clickable turn per build, the four lines), clicks the

@@ -2,9 +2,11 @@ import type { BuildMessage, BuildReport, MessageFate } from './build-report.js';
 import type { ConversationReport } from './conversation-report.js';
 import type { ConversationSummary } from './conversation-summary.js';
 import { type TerminalStyle, terminalStyle } from './terminal-style.js';
+import { terminalText } from './terminal-text.js';
 
 /**
- * The conversations of a database as a table, with the command that shows one.
+ * The conversations of a database as a table, with the command that shows one. Control
+ * characters of stored text (ids, times) are escaped.
  *
  * @param target - the database, as opened
  * @param conversations - its conversations
@@ -16,9 +18,10 @@ export function formatConversationList(
   conversations: readonly ConversationSummary[],
   style: TerminalStyle = terminalStyle(false),
 ): string {
-  if (conversations.length === 0) return `${style.bold(target)}: no conversations.`;
+  const shownTarget = terminalText(target);
+  if (conversations.length === 0) return `${style.bold(shownTarget)}: no conversations.`;
   return [
-    `${style.bold(target)}: ${conversations.length} conversation${conversations.length === 1 ? '' : 's'}`,
+    `${style.bold(shownTarget)}: ${conversations.length} conversation${conversations.length === 1 ? '' : 's'}`,
     '',
     table(
       ['conversation', 'builds', 'active messages', 'archived', 'first build', 'last build'],
@@ -38,7 +41,8 @@ export function formatConversationList(
 
 /**
  * One conversation, one line per build: messages read and sent, tokens of the history, sent,
- * the window, the cached prefix, the predicted cost, what each compressor stage did.
+ * the window, the cached prefix, the predicted cost, what each compressor stage did. Control
+ * characters of stored text are escaped.
  *
  * @param report - the conversation's report
  * @param style - the terminal's styles
@@ -49,8 +53,9 @@ export function formatConversation(
   style: TerminalStyle = terminalStyle(false),
 ): string {
   const { conversation, builds } = report;
+  const id = terminalText(conversation.id);
   return [
-    `${style.bold(`Conversation ${conversation.id}`)}: ${figure(builds.length)} builds, ` +
+    `${style.bold(`Conversation ${id}`)}: ${figure(builds.length)} builds, ` +
       `${figure(conversation.activeMessages)} active messages, ${figure(conversation.archivedMessages)} archived`,
     '',
     builds.length === 0
@@ -71,14 +76,15 @@ export function formatConversation(
         ),
     '',
     style.dim(
-      `One build, message by message: ctxkit inspect <database> --conversation ${conversation.id} --build <turn>`,
+      `One build, message by message: ctxkit inspect <database> --conversation ${id} --build <turn>`,
     ),
   ].join('\n');
 }
 
 /**
  * One build: its figures, every message with its fate, tokens and reason, the difference from
- * the previous build, where the cached prefix ended and the predicted cost.
+ * the previous build, where the cached prefix ended and the predicted cost. Control characters
+ * of stored text (ids, roles, reasons, previews, stage names, warnings) are escaped.
  *
  * @param conversationId - the build's conversation
  * @param build - the build's report
@@ -98,7 +104,7 @@ export function formatBuild(
     inserted: style.yellow,
   };
   const lines = [
-    `${style.bold(`Conversation ${conversationId}, build ${build.turn}`)} (${build.at})`,
+    `${style.bold(`Conversation ${terminalText(conversationId)}, build ${build.turn}`)} (${terminalText(build.at)})`,
     `${build.originalCount} messages read, ${build.compressedCount} sent: ${counts.kept} kept, ` +
       `${counts.changed} changed, ${counts.dropped} dropped, ${counts.inserted} inserted`,
     `tokens: history ${build.historyTokens === null ? 'not recorded' : figure(build.historyTokens)}, ` +
@@ -133,13 +139,13 @@ export function formatBuild(
       : `Cached prefix: ${figure(cachedPrefix.cachedTokens)} tokens, ` +
         (cachedPrefix.lastOutputIndex === null
           ? 'ending before the first message'
-          : `ending after message #${cachedPrefix.lastOutputIndex}${cachedPrefix.lastMessageId === null ? '' : ` (id ${cachedPrefix.lastMessageId})`}`),
+          : `ending after message #${cachedPrefix.lastOutputIndex}${cachedPrefix.lastMessageId === null ? '' : ` (id ${terminalText(cachedPrefix.lastMessageId)})`}`),
     cost === null
       ? 'Billed cost: not predicted.'
       : `Billed cost: ${figure(cost.inputTokens)} input tokens (${figure(cost.cachedInputTokens)} cached, ` +
         `${figure(cost.cacheWriteTokens['5m'] + cost.cacheWriteTokens['1h'])} written to the cache, ` +
         `${figure(cost.uncachedInputTokens)} uncached): ${dollars(cost.inputUsd)}` +
-        (cost.warnings.length > 0 ? style.dim(` (${cost.warnings.join(' ')})`) : ''),
+        (cost.warnings.length > 0 ? style.dim(` (${terminalText(cost.warnings.join(' '))})`) : ''),
   ];
   return lines.join('\n');
 }
@@ -168,7 +174,7 @@ function stepsOf(build: BuildReport): string {
       const done = (['truncated', 'masked', 'dropped', 'summarized'] as const)
         .filter((field) => step[field] > 0)
         .map((field) => `${step[field]} ${field}`);
-      return done.length === 0 ? '' : `${step.name}: ${done.join(', ')}`;
+      return done.length === 0 ? '' : `${terminalText(step.name)}: ${done.join(', ')}`;
     })
     .filter((text) => text !== '')
     .join('; ');
@@ -176,7 +182,8 @@ function stepsOf(build: BuildReport): string {
 
 function list(items: readonly string[]): string {
   if (items.length === 0) return 'none';
-  return items.length <= 8 ? items.join(', ') : `${items.slice(0, 8).join(', ')}, …`;
+  const shown = items.slice(0, 8).map((item) => terminalText(item));
+  return items.length <= 8 ? shown.join(', ') : `${shown.join(', ')}, …`;
 }
 
 function clip(text: string, length: number): string {
@@ -185,13 +192,14 @@ function clip(text: string, length: number): string {
 
 /**
  * Columns padded to their widest cell; `paint` styles a body row's padded text (so the padding
- * is counted before escape codes are added).
+ * is counted before escape codes are added). Every cell's control characters are escaped first.
  */
 function table(
   header: readonly string[],
-  rows: readonly string[][],
+  cells: readonly string[][],
   paint: (row: number, text: string) => string = (_row, text) => text,
 ): string {
+  const rows = cells.map((row) => row.map((cell) => terminalText(cell)));
   const widths = header.map((title, column) =>
     Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
   );

@@ -5,8 +5,13 @@ import { SOURCE } from './inspector-source.js';
 export type InspectorErrorCode =
   /** No file at the path given. */
   | 'database_not_found'
-  /** The file is not a SQLite database, or a corrupt one. */
+  /** The file is not a SQLite database, or a corrupt one (or a directory, or empty). */
   | 'not_a_database'
+  /**
+   * The file cannot be read as it is: no permission on it or on its path, or a WAL-mode database
+   * whose side files this user could not create, or not remove after.
+   */
+  | 'database_unreadable'
   /** A database without ctxkit's tables (another application's). */
   | 'not_a_ctxkit_database'
   /** A database migrated by a newer release of ctxkit than this one knows. */
@@ -15,8 +20,10 @@ export type InspectorErrorCode =
   | 'database_unavailable'
   /** A conversation or a build the database does not hold. */
   | 'not_found'
-  /** A stored event that is not what ctxkit writes. */
+  /** A stored event that is not what ctxkit writes (a build's payload or time, its conversation). */
   | 'corrupt_event'
+  /** A stored message that is not what ctxkit writes (its role, its content, its conversation). */
+  | 'corrupt_message'
   /** A command line the `ctxkit` command does not understand. */
   | 'invalid_argument';
 

@@ -1,3 +1,4 @@
+import { corruptRow, kindOf } from './corrupt-row.js';
 import type { InspectedDatabase } from './open-inspected-database.js';
 
 /** What the inspector shows of a stored message beside its fate: its role and a short preview. */
@@ -18,6 +19,8 @@ export const PREVIEW_LENGTH = 120;
  * @param database - a database opened with `openInspectedDatabase`
  * @param ids - message ids, as changes name them
  * @returns the records by id
+ * @throws InspectorError `corrupt_message` naming the first of those rows whose role is not text,
+ *   or whose content is not the JSON of a string or of a list of parts, as ctxkit stores it
  */
 export async function readMessageRecords(
   database: InspectedDatabase,
@@ -29,11 +32,23 @@ export async function readMessageRecords(
     const chunk = wanted.slice(start, start + CHUNK).map(Number);
     const rows = await database.db
       .selectFrom('history')
-      .select(['id', 'role', 'content'])
+      .select(['id', 'conversation_id', 'role', 'content'])
       .where('id', 'in', chunk)
       .execute();
     for (const row of rows) {
-      records.set(String(row.id), { role: row.role, preview: previewOf(row.content) });
+      const rowId = String(row.id);
+      const fail = (problem: string): never => {
+        throw corruptRow({
+          table: 'history',
+          rowId,
+          ...(typeof row.conversation_id === 'string'
+            ? { conversationId: row.conversation_id }
+            : {}),
+          problem,
+        });
+      };
+      if (typeof row.role !== 'string') fail(`its role is ${kindOf(row.role)}, not text`);
+      records.set(rowId, { role: row.role, preview: previewOf(row.content, fail) });
     }
   }
   return records;
@@ -44,15 +59,26 @@ export async function readMessageRecords(
 /** Ids per query: well under SQLite's limit of bound parameters. */
 const CHUNK = 500;
 
-function previewOf(stored: string): string {
+function previewOf(stored: unknown, fail: (problem: string) => never): string {
+  if (typeof stored !== 'string') return fail(`its content is ${kindOf(stored)}, not JSON text`);
   let content: unknown;
   try {
     content = JSON.parse(stored);
   } catch {
-    return clip(stored);
+    return fail('its content is not JSON');
   }
   if (typeof content === 'string') return clip(content);
-  if (!Array.isArray(content)) return clip(stored);
+  if (!Array.isArray(content)) {
+    return fail(`its content is ${kindOf(content)}, not a string or a list of parts`);
+  }
+  content.forEach((part: unknown, index) => {
+    if (typeof part !== 'object' || part === null || Array.isArray(part)) {
+      fail(`part ${index} of its content is ${kindOf(part)}, not an object`);
+    }
+    const type = (part as Record<string, unknown>).type;
+    if (typeof type !== 'string')
+      fail(`part ${index} of its content has a type that is ${kindOf(type)}, not a string`);
+  });
   return clip(
     content
       .map(partText)

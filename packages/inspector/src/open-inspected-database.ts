@@ -1,5 +1,14 @@
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import {
+  accessSync,
+  closeSync,
+  constants,
+  existsSync,
+  openSync,
+  readSync,
+  type Stats,
+  statSync,
+} from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
 import {
   MIGRATION_TABLE,
   PROVIDER_MIGRATION_NAMES,
@@ -15,8 +24,9 @@ export interface InspectedDatabase {
   /** The kind of database. */
   readonly dialect: 'sqlite' | 'postgres';
   /**
-   * The connection, typed with the provider's tables. SQLite is opened read-only; on PostgreSQL
-   * every transaction of the connection is read-only. Read through it; nothing can be written.
+   * The connection, typed with the provider's tables. SQLite is opened read-only, or query-only
+   * (see {@link openInspectedDatabase}); on PostgreSQL every transaction of the connection is
+   * read-only. Read through it; nothing can be written.
    */
   readonly db: Kysely<ProviderTables>;
   /** Closes the connection. */
@@ -25,15 +35,25 @@ export interface InspectedDatabase {
 
 /**
  * Opens a database that ctxkit's SQLite provider (or the Kysely provider on PostgreSQL) wrote,
- * for reading only: a SQLite file with `readonly` and `fileMustExist`, or a `postgres://` /
- * `postgresql://` URL whose session makes every transaction read-only. Checks before it returns
- * that the database holds ctxkit's tables and no migration newer than this release knows.
+ * for reading only: a SQLite file, or a `postgres://` / `postgresql://` URL whose session makes
+ * every transaction read-only. Checks before it returns that the database holds ctxkit's tables
+ * and no migration newer than this release knows.
+ *
+ * A SQLite file is left as it was found, side files included. A WAL-mode database (as the
+ * provider writes) whose `-wal` and `-shm` files are absent (no connection has it open) is
+ * opened read-write and made `query_only`: reading it creates those files, and SQLite removes
+ * them when the last connection that may write closes. Any other file (a database in another
+ * journal mode, or one whose side files are there, owned by the connection that has it open) is
+ * opened `readonly`, which creates, changes and removes nothing. SQLite's locks keep every read
+ * consistent while another process writes.
  *
  * @param target - a SQLite file path, or a PostgreSQL URL
  * @returns the open database; close it when done
- * @throws InspectorError `database_not_found` (no such file), `not_a_database` (not SQLite, or
- *   corrupt), `not_a_ctxkit_database` (no ctxkit tables), `schema_too_new` (a migration this
- *   release does not know), `database_unavailable` (PostgreSQL unreachable)
+ * @throws InspectorError `database_not_found` (no such file), `not_a_database` (a directory, an
+ *   empty file, not SQLite, or corrupt), `database_unreadable` (no permission on the file or its
+ *   path, or a WAL-mode database whose side files could not be created or removed),
+ *   `not_a_ctxkit_database` (no ctxkit tables), `schema_too_new` (a migration this release does
+ *   not know), `database_unavailable` (PostgreSQL unreachable, or the file locked)
  */
 export async function openInspectedDatabase(target: string): Promise<InspectedDatabase> {
   const database = POSTGRES_URL.test(target)
@@ -56,35 +76,21 @@ const POSTGRES_URL = /^postgres(ql)?:\/\//i;
 const SQLITE_HEADER = 'SQLite format 3\0';
 
 async function openSqlite(file: string): Promise<InspectedDatabase> {
-  let size: number;
-  try {
-    const stat = statSync(file);
-    if (!stat.isFile()) {
-      throw new InspectorError({
-        code: 'not_a_database',
-        message: `${file} is not a file.`,
-        details: { file },
-      });
-    }
-    size = stat.size;
-  } catch (error) {
-    if (InspectorError.isInstance(error)) throw error;
-    throw new InspectorError({
-      code: 'database_not_found',
-      message: `No database at ${file}: the file does not exist.`,
-      details: { file },
-      cause: error,
-    });
-  }
-  if (size < SQLITE_HEADER.length || readHeader(file) !== SQLITE_HEADER) {
-    throw notADatabase(file);
-  }
+  const header = readHeader(file);
+  // A WAL-mode database needs its -wal and -shm files to be read. When none is there (no
+  // connection has it open), they are created for this read, and only a connection that may
+  // write removes them when it closes last: such a connection is opened, made query-only.
+  // When they are there, another connection owns them: a read-only connection leaves them be.
+  const walMode = header[WAL_VERSION_OFFSET] === 2;
+  const needsSideFiles = walMode && !existsSync(`${file}-wal`) && !existsSync(`${file}-shm`);
+  if (needsSideFiles) checkSideFilesAllowed(file);
   const { default: Database } = await import('better-sqlite3');
   let sqlite: import('better-sqlite3').Database;
   try {
-    sqlite = new Database(file, { readonly: true, fileMustExist: true });
+    sqlite = new Database(file, { readonly: !needsSideFiles, fileMustExist: true });
+    if (needsSideFiles) sqlite.pragma('query_only = on');
   } catch (error) {
-    throw notADatabase(file, error);
+    throw sqliteFailure(file, error);
   }
   const db = new Kysely<ProviderTables>({ dialect: new SqliteDialect({ database: sqlite }) });
   return {
@@ -97,24 +103,153 @@ async function openSqlite(file: string): Promise<InspectedDatabase> {
   };
 }
 
-function readHeader(file: string): string {
-  const descriptor = openSync(file, 'r');
+/** The byte of the header that is 2 for a database in WAL mode (its read version). */
+const WAL_VERSION_OFFSET = 18;
+
+/**
+ * The first bytes of `file`, checked to be a SQLite database's; every way of failing gets its
+ * own cause: no such file, a path this user may not search, a directory, not a regular file, a
+ * file this user may not read, an empty file, a file of another kind.
+ */
+function readHeader(file: string): Buffer {
+  let stat: Stats;
   try {
-    const header = Buffer.alloc(SQLITE_HEADER.length);
-    readSync(descriptor, header, 0, header.length, 0);
-    return header.toString('latin1');
-  } finally {
-    closeSync(descriptor);
+    stat = statSync(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EACCES' || code === 'EPERM') {
+      throw unreadable(
+        file,
+        `this user may not search a directory of its path (${code}); check the directories' permissions`,
+        error,
+      );
+    }
+    throw new InspectorError({
+      code: 'database_not_found',
+      message: `No database at ${file}: the file does not exist.`,
+      details: { file },
+      cause: error,
+    });
+  }
+  if (stat.isDirectory()) {
+    throw new InspectorError({
+      code: 'not_a_database',
+      message: `${file} is a directory, not a SQLite database file: give the database file in it.`,
+      details: { file },
+    });
+  }
+  if (!stat.isFile()) {
+    throw new InspectorError({
+      code: 'not_a_database',
+      message: `${file} is not a regular file (a device, a pipe or a socket), so not a SQLite database.`,
+      details: { file },
+    });
+  }
+  const header = Buffer.alloc(HEADER_LENGTH);
+  let read: number;
+  try {
+    const descriptor = openSync(file, 'r');
+    try {
+      read = readSync(descriptor, header, 0, header.length, 0);
+    } finally {
+      closeSync(descriptor);
+    }
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unknown';
+    throw unreadable(
+      file,
+      code === 'EACCES' || code === 'EPERM'
+        ? `this user has no permission to read it (${code}); check its permissions or run as its owner`
+        : `reading it failed (${code})`,
+      error,
+    );
+  }
+  if (read === 0) {
+    throw new InspectorError({
+      code: 'not_a_database',
+      message: `${file} is empty, not a SQLite database.`,
+      details: { file },
+    });
+  }
+  if (
+    read < SQLITE_HEADER.length ||
+    header.toString('latin1', 0, SQLITE_HEADER.length) !== SQLITE_HEADER
+  ) {
+    throw new InspectorError({
+      code: 'not_a_database',
+      message: `${file} is not a SQLite database: it does not start with SQLite's header.`,
+      details: { file },
+    });
+  }
+  return header;
+}
+
+/** Bytes of the header read: the magic string and the file format versions. */
+const HEADER_LENGTH = 20;
+
+/**
+ * Throws unless the side files of a WAL-mode database can be created beside it and removed
+ * after: its directory writable, and the file itself (SQLite removes them only for a connection
+ * that may write).
+ */
+function checkSideFilesAllowed(file: string): void {
+  const directory = dirname(file);
+  if (!mayWrite(directory)) {
+    throw unreadable(
+      file,
+      `it is a WAL-mode database, and reading one needs ${basename(file)}-shm and -wal beside it, ` +
+        `which this user may not create in ${directory}; copy the file to a directory you may write and inspect the copy`,
+    );
+  }
+  if (!mayWrite(file)) {
+    throw unreadable(
+      file,
+      `it is a WAL-mode database that this user may not write, and reading it would leave ` +
+        `${basename(file)}-shm and -wal files behind (SQLite removes them only for a connection that may write); ` +
+        'copy the file and inspect the copy, or run as its owner',
+    );
   }
 }
 
-function notADatabase(file: string, cause?: unknown): InspectorError {
+function mayWrite(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function unreadable(file: string, why: string, cause?: unknown): InspectorError {
   return new InspectorError({
-    code: 'not_a_database',
-    message: `${file} is not a SQLite database (or it is corrupt).`,
+    code: 'database_unreadable',
+    message: `Cannot read ${file}: ${why}.`,
     details: { file },
     cause,
   });
+}
+
+/** The error for SQLite refusing the file: corrupt, locked, or another cause in SQLite's words. */
+function sqliteFailure(file: string, error: unknown): InspectorError {
+  const code = String((error as { code?: unknown }).code ?? '');
+  const words = firstLine(error);
+  if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')) {
+    return new InspectorError({
+      code: 'not_a_database',
+      message: `${file} starts like a SQLite database but is corrupt: SQLite says "${words}".`,
+      details: { file, sqliteCode: code },
+      cause: error,
+    });
+  }
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
+    return new InspectorError({
+      code: 'database_unavailable',
+      message: `${file} is locked by another connection (SQLite says "${words}"): try again once it is done.`,
+      details: { file, sqliteCode: code },
+      cause: error,
+    });
+  }
+  return unreadable(file, `SQLite says "${words}" (${code || 'no code'})`, error);
 }
 
 async function openPostgres(url: string): Promise<InspectedDatabase> {
@@ -192,7 +327,7 @@ async function checkSchema(database: InspectedDatabase): Promise<void> {
               where table_schema = current_schema()`.execute(database.db)
           ).rows.map((row) => row.name);
   } catch (error) {
-    if (database.dialect === 'sqlite') throw notADatabase(where, error);
+    if (database.dialect === 'sqlite') throw sqliteFailure(where, error);
     throw new InspectorError({
       code: 'database_unavailable',
       message: `Cannot read the tables of ${where}: ${firstLine(error)}`,

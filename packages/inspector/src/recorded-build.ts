@@ -1,6 +1,9 @@
 import type { ContextCompressedEvent } from '@ctxkit/context-core';
+import { parseBuildPayload } from './build-payload.js';
+import { corruptRow, kindOf } from './corrupt-row.js';
 import { InspectorError } from './inspector-error.js';
 import type { InspectedDatabase } from './open-inspected-database.js';
+import { isRecordedTime } from './recorded-time.js';
 
 /** One build of a conversation as its `context.compressed` event recorded it. */
 export interface RecordedBuild {
@@ -38,8 +41,8 @@ export interface ReadBuildsOptions {
  * @param conversationId - the conversation
  * @param options - the page size and a progress callback
  * @returns the builds, numbered by turn
- * @throws InspectorError `corrupt_event` for an event whose payload is not what ctxkit writes;
- *   `invalid_argument` for a page size that is not a positive integer
+ * @throws InspectorError `corrupt_event` naming the first event whose payload or time is not
+ *   what ctxkit writes; `invalid_argument` for a page size that is not a positive integer
  */
 export async function readBuilds(
   database: InspectedDatabase,
@@ -73,11 +76,20 @@ export async function readBuilds(
     if (after !== undefined) query = query.where('id', '>', after);
     const rows = await query.orderBy('id').limit(pageSize).execute();
     for (const row of rows) {
+      const eventId = String(row.id);
+      if (!isRecordedTime(row.created_at)) {
+        throw corruptRow({
+          table: 'events',
+          rowId: eventId,
+          conversationId,
+          problem: `its created_at is ${kindOf(row.created_at)}, not an ISO 8601 time`,
+        });
+      }
       builds.push({
         turn: builds.length + 1,
-        eventId: String(row.id),
+        eventId,
         at: row.created_at,
-        payload: parsePayload(row.payload, String(row.id)),
+        payload: parseBuildPayload(row.payload, eventId, conversationId),
       });
     }
     options.onProgress?.(builds.length, Math.max(total, builds.length));
@@ -89,33 +101,3 @@ export async function readBuilds(
 // --- internal helpers ---
 
 const DEFAULT_PAGE_SIZE = 500;
-
-function parsePayload(text: string, eventId: string): ContextCompressedEvent['payload'] {
-  let payload: unknown;
-  try {
-    payload = JSON.parse(text);
-  } catch (cause) {
-    throw corrupt(eventId, 'its payload is not JSON', cause);
-  }
-  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
-    throw corrupt(eventId, 'its payload is not an object');
-  }
-  const fields = payload as Record<string, unknown>;
-  for (const name of ['originalCount', 'compressedCount', 'estimatedTokens', 'budgetTokens']) {
-    if (typeof fields[name] !== 'number') throw corrupt(eventId, `${name} is not a number`);
-  }
-  if (!Array.isArray(fields.steps)) throw corrupt(eventId, 'steps is not an array');
-  if (fields.changes !== undefined && !Array.isArray(fields.changes)) {
-    throw corrupt(eventId, 'changes is not an array');
-  }
-  return payload as ContextCompressedEvent['payload'];
-}
-
-function corrupt(eventId: string, problem: string, cause?: unknown): InspectorError {
-  return new InspectorError({
-    code: 'corrupt_event',
-    message: `Event ${eventId} is not a build ctxkit recorded: ${problem}.`,
-    details: { table: 'events', eventId },
-    cause,
-  });
-}

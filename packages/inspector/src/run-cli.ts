@@ -5,9 +5,11 @@ import { type ConversationReport, readConversationReport } from './conversation-
 import { listConversations } from './conversation-summary.js';
 import { formatBuild, formatConversation, formatConversationList } from './format-report.js';
 import { InspectorError } from './inspector-error.js';
+import { jsonText } from './json-text.js';
 import { type InspectedDatabase, openInspectedDatabase } from './open-inspected-database.js';
 import { type ProgressStream, progressReporter } from './progress-reporter.js';
 import { terminalStyle, wantsColor } from './terminal-style.js';
+import { terminalText } from './terminal-text.js';
 import { renderViewerPage } from './viewer-page.js';
 import { startViewer } from './viewer-server.js';
 
@@ -161,8 +163,9 @@ function badArgument(message: string): InspectorError {
   return new InspectorError({ code: 'invalid_argument', message });
 }
 
+/** The text on one line, its control characters escaped: an error may quote stored text. */
 function oneLine(text: string): string {
-  return text.replace(/\s*\n\s*/g, ' ');
+  return terminalText(text.replace(/\s*\n\s*/g, ' '));
 }
 
 async function inspect(
@@ -173,7 +176,7 @@ async function inspect(
   const style = terminalStyle(wantsColor(io.stdout, io.env));
   const report = (id: string) =>
     readConversationReport(database, id, {
-      onProgress: progressReporter(io.stderr, `reading the builds of ${id}`),
+      onProgress: progressReporter(io.stderr, `reading the builds of ${terminalText(id)}`),
       ...(command.pageSize === undefined ? {} : { pageSize: command.pageSize }),
     });
   const print = (text: string) => io.stdout.write(`${text}\n`);
@@ -185,16 +188,12 @@ async function inspect(
     }
     const reports: ConversationReport[] = [];
     for (const conversation of conversations) reports.push(await report(conversation.id));
-    print(JSON.stringify({ target: database.target, conversations: reports }, null, 2));
+    print(jsonText({ target: database.target, conversations: reports }));
     return;
   }
   const conversation = await report(command.conversation);
   if (command.build === undefined) {
-    print(
-      command.json
-        ? JSON.stringify(conversation, null, 2)
-        : formatConversation(conversation, style),
-    );
+    print(command.json ? jsonText(conversation) : formatConversation(conversation, style));
     return;
   }
   const build = conversation.builds.find((candidate) => candidate.turn === command.build);
@@ -205,18 +204,20 @@ async function inspect(
       details: { conversationId: command.conversation, build: command.build },
     });
   }
-  print(
-    command.json ? JSON.stringify(build, null, 2) : formatBuild(command.conversation, build, style),
-  );
+  print(command.json ? jsonText(build) : formatBuild(command.conversation, build, style));
 }
 
 async function view(database: InspectedDatabase, command: ParsedCommand, io: CliIo): Promise<void> {
   if (command.html !== undefined) {
     const conversations = await listConversations(database);
-    const reports: Record<string, ConversationReport> = {};
+    // No prototype: a conversation named `__proto__` is a key like any other.
+    const reports: Record<string, ConversationReport> = Object.create(null);
     for (const conversation of conversations) {
       reports[conversation.id] = await readConversationReport(database, conversation.id, {
-        onProgress: progressReporter(io.stderr, `reading the builds of ${conversation.id}`),
+        onProgress: progressReporter(
+          io.stderr,
+          `reading the builds of ${terminalText(conversation.id)}`,
+        ),
         ...(command.pageSize === undefined ? {} : { pageSize: command.pageSize }),
       });
     }
@@ -224,9 +225,11 @@ async function view(database: InspectedDatabase, command: ParsedCommand, io: Cli
       command.html,
       renderViewerPage({ target: database.target, conversations, reports }),
     );
-    io.stdout.write(`ctxkit view: wrote ${command.html}\n`);
+    io.stdout.write(`ctxkit view: wrote ${terminalText(command.html)}\n`);
     return;
   }
+  // What the page lists first, read once before serving: a row it cannot show is bad input.
+  await listConversations(database);
   const viewer = await startViewer(database, { port: command.port });
   io.stdout.write(`ctxkit view: ${viewer.url} (read-only; Ctrl+C stops)\n`);
   await (io.untilStopped ?? untilSignal)();

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ConversationReport } from './conversation-report.js';
 import type { ConversationSummary } from './conversation-summary.js';
 
@@ -9,7 +10,10 @@ export interface ViewerData {
   conversations: ConversationSummary[];
   /**
    * Every conversation's report, by id, for a page that holds its data (`--html`); a served page
-   * leaves it out and fetches `api/conversation?id=…` instead.
+   * leaves it out and fetches `api/conversation?id=…` instead. Make it with `Object.create(null)`
+   * or `Object.fromEntries` so that a conversation named `__proto__` is a key like any other
+   * (assigning to `__proto__` of a plain `{}` sets its prototype instead); the page reads only
+   * the object's own keys.
    */
   reports?: Record<string, ConversationReport>;
 }
@@ -20,7 +24,9 @@ export interface ViewerData {
  * clicking a turn shows that build's messages (kept, changed, dropped, with tokens and reasons),
  * its difference from the previous build, where the cached prefix ended and the billed cost.
  * With `data`, the page holds everything; without, it loads `api/conversations` and
- * `api/conversation?id=…` from the server that serves it.
+ * `api/conversation?id=…` from the server that serves it. The page carries its
+ * Content-Security-Policy as a meta tag: its own script and style (by hash), requests to its
+ * own server when served, nothing else.
  *
  * @param data - the data to embed, or `undefined` for a served page
  * @returns the HTML
@@ -30,10 +36,12 @@ export function renderViewerPage(data?: ViewerData): string {
     data === undefined
       ? ''
       : `<script type="application/json" id="ctxkit-data">${JSON.stringify(data).replace(/</g, '\\u003c')}</script>`;
+  const policy = data === undefined ? PAGE_POLICY.inServedPage : PAGE_POLICY.inFile;
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${policy}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>ctxkit inspector</title>
 <style>${STYLE}</style>
@@ -114,7 +122,7 @@ const SCRIPT = `
     return response.json();
   }
   async function loadReport(id) {
-    if (embedded) return embedded.reports[id];
+    if (embedded) return Object.hasOwn(embedded.reports, id) ? embedded.reports[id] : null;
     const response = await fetch('api/conversation?id=' + encodeURIComponent(id));
     if (!response.ok) throw new Error('api/conversation: ' + response.status);
     return response.json();
@@ -263,3 +271,25 @@ const SCRIPT = `
   function fail(error) { status.textContent = 'Error: ' + error.message; }
 })();
 `;
+
+/** A CSP source of an inline script or style: its SHA-256, in base64. */
+function hashSource(text: string): string {
+  return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+}
+
+/** What the page needs: its inline script and style, and (served) requests to its server. */
+const OWN_CODE = `script-src ${hashSource(SCRIPT)}; style-src ${hashSource(STYLE)}`;
+
+/** The page's policies as a meta tag carries them (a meta tag cannot say `frame-ancestors`). */
+const PAGE_POLICY = {
+  inServedPage: `default-src 'none'; ${OWN_CODE}; connect-src 'self'; base-uri 'none'; form-action 'none'`,
+  inFile: `default-src 'none'; ${OWN_CODE}; base-uri 'none'; form-action 'none'`,
+};
+
+/**
+ * The Content-Security-Policy of the viewer page: `served` for the header of the page served by
+ * `startViewer` (framing forbidden too), beside the meta tag that every rendered page carries.
+ */
+export const VIEWER_PAGE_POLICY = {
+  served: `${PAGE_POLICY.inServedPage}; frame-ancestors 'none'`,
+} as const;

@@ -4,7 +4,7 @@ import { readConversationReport } from './conversation-report.js';
 import { listConversations } from './conversation-summary.js';
 import { InspectorError } from './inspector-error.js';
 import type { InspectedDatabase } from './open-inspected-database.js';
-import { renderViewerPage } from './viewer-page.js';
+import { renderViewerPage, VIEWER_PAGE_POLICY } from './viewer-page.js';
 
 /** Options of {@link startViewer}. */
 export interface ViewerOptions {
@@ -27,7 +27,15 @@ export interface Viewer {
 /**
  * Serves the viewer page for one database on 127.0.0.1 only, read-only: `GET /` is the page,
  * `GET /api/conversations` the conversations, `GET /api/conversation?id=…` one conversation's
- * report, read afresh on every request. Anything else gets 404, any method but GET and HEAD 405.
+ * report, read afresh on every request. Anything else gets 404, any method but GET and HEAD 405;
+ * a stored row that is not what ctxkit writes gets 422 and the one-line error as JSON.
+ *
+ * A request whose `Host` is not `127.0.0.1:<port>` or `localhost:<port>` (a page of another site
+ * whose name was rebound to 127.0.0.1, or no `Host` at all) gets 403 and no content. Every
+ * response forbids framing (`X-Frame-Options: DENY`, `frame-ancestors 'none'`), sniffing, the
+ * referrer and other sites' reads (`Cross-Origin-Resource-Policy: same-origin`); the page's
+ * Content-Security-Policy allows its own inline script and style (by hash) and requests to its
+ * own server, nothing else.
  *
  * @param database - a database opened with `openInspectedDatabase`
  * @param options - the port
@@ -48,15 +56,27 @@ export async function startViewer(
     });
   }
   const page = renderViewerPage();
-  const server = createServer((request, response) => {
+  let hosts: readonly string[] = [];
+  // Node answers a request without Host itself (400) unless told not to: this handler refuses it.
+  const server = createServer({ requireHostHeader: false }, (request, response) => {
     const send = (status: number, type: string, body: string) => {
       response.writeHead(status, {
+        ...SECURITY_HEADERS,
         'content-type': `${type}; charset=utf-8`,
-        'cache-control': 'no-store',
-        'x-content-type-options': 'nosniff',
+        'content-security-policy':
+          type === 'text/html' && status === 200 ? VIEWER_PAGE_POLICY.served : NOTHING_POLICY,
       });
       response.end(request.method === 'HEAD' ? undefined : body);
     };
+    if (!hosts.includes(request.headers.host?.toLowerCase() ?? '')) {
+      response.writeHead(403, {
+        ...SECURITY_HEADERS,
+        'content-security-policy': NOTHING_POLICY,
+        'content-length': '0',
+      });
+      response.end();
+      return;
+    }
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       send(405, 'text/plain', 'read-only: GET only\n');
       return;
@@ -67,7 +87,12 @@ export async function startViewer(
         (value) => send(200, 'application/json', JSON.stringify(value)),
         (error: unknown) =>
           send(
-            InspectorError.isInstance(error, 'not_found') ? 404 : 500,
+            InspectorError.isInstance(error, 'not_found')
+              ? 404
+              : InspectorError.isInstance(error, 'corrupt_event') ||
+                  InspectorError.isInstance(error, 'corrupt_message')
+                ? 422
+                : 500,
             'application/json',
             JSON.stringify({ error: error instanceof Error ? error.message : String(error) }),
           ),
@@ -98,6 +123,7 @@ export async function startViewer(
     server.listen(port, '127.0.0.1', () => resolve());
   });
   const address = server.address() as AddressInfo;
+  hosts = [`127.0.0.1:${address.port}`, `localhost:${address.port}`];
   return {
     url: `http://127.0.0.1:${address.port}/`,
     close: () =>
@@ -107,3 +133,18 @@ export async function startViewer(
       }),
   };
 }
+
+// --- internal helpers ---
+
+/** Sent with every response. */
+const SECURITY_HEADERS = {
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  'cross-origin-resource-policy': 'same-origin',
+} as const;
+
+/** The policy of every response but the page: nothing runs, nothing loads, nothing frames it. */
+const NOTHING_POLICY =
+  "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";

@@ -42,7 +42,7 @@ describe('bad input: one line on stderr, exit code 2', () => {
     writeFileSync(corrupt, bytes);
     expectBadInput(
       ['inspect', corrupt],
-      /corrupt\.sqlite is not a SQLite database \(or it is corrupt\)/,
+      /corrupt\.sqlite starts like a SQLite database but is corrupt/,
     );
   });
 

@@ -18,6 +18,22 @@ export function runCtxkit(args: string[], env: Record<string, string> = {}) {
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
+/**
+ * Runs `ctxkit` with `args` as a user without privileges: as `nobody` (through `runuser`) when
+ * this process is root, which file permissions do not bind; as this process's user otherwise.
+ */
+export function runCtxkitUnprivileged(args: string[]) {
+  const command = [process.execPath, ...NODE_ARGS, ...args];
+  const [file, ...rest] =
+    process.getuid?.() === 0 ? ['runuser', '-u', 'nobody', '--', ...command] : command;
+  const result = spawnSync(file as string, rest, {
+    cwd: PACKAGE_DIR,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '' },
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
 /** Starts `ctxkit view` as a separate process; resolves with its URL once it listens. */
 export async function startCtxkitView(file: string) {
   const child = spawn(process.execPath, [...NODE_ARGS, 'view', file, '--port', '0'], {
