@@ -37,23 +37,69 @@ const cyclic = () => {
 
 /** Ways a caller breaks, in place, a message of an array fitted before. */
 const breakages: [string, string, (messages: Message[]) => void][] = [
-  ['content made a number', 'content', (m) => void ((m[1] as unknown as Loose).content = 42)],
-  ['content made null', 'content', (m) => void ((m[1] as unknown as Loose).content = null)],
-  ['a part made null', 'part', (m) => void (part(m, 2)[0] = null as never)],
-  ['a part made undefined', 'part', (m) => void (part(m, 3)[0] = undefined as never)],
-  ['a text made a number', 'text.text', (m) => void ((part(m, 2)[0] as Loose).text = 5)],
-  ['the role made unknown', 'role', (m) => void ((m[1] as unknown as Loose).role = 'robot')],
+  [
+    'content made a number',
+    'content',
+    (m) => {
+      (m[1] as unknown as Loose).content = 42;
+    },
+  ],
+  [
+    'content made null',
+    'content',
+    (m) => {
+      (m[1] as unknown as Loose).content = null;
+    },
+  ],
+  [
+    'a part made null',
+    'part',
+    (m) => {
+      part(m, 2)[0] = null as never;
+    },
+  ],
+  [
+    'a part made undefined',
+    'part',
+    (m) => {
+      part(m, 3)[0] = undefined as never;
+    },
+  ],
+  [
+    'a text made a number',
+    'text.text',
+    (m) => {
+      (part(m, 2)[0] as Loose).text = 5;
+    },
+  ],
+  [
+    'the role made unknown',
+    'role',
+    (m) => {
+      (m[1] as unknown as Loose).role = 'robot';
+    },
+  ],
   [
     'a tool input made cyclic',
     'tool-call.input',
-    (m) => void ((part(m, 3)[0] as Loose).input = cyclic()),
+    (m) => {
+      (part(m, 3)[0] as Loose).input = cyclic();
+    },
   ],
   [
     'a result made an orphan',
     'toolCallId',
-    (m) => void ((part(m, 4)[0] as Loose).toolCallId = 'zz'),
+    (m) => {
+      (part(m, 4)[0] as Loose).toolCallId = 'zz';
+    },
   ],
-  ['meta made a number', 'meta', (m) => void ((m[1] as unknown as Loose).meta = 5)],
+  [
+    'meta made a number',
+    'meta',
+    (m) => {
+      (m[1] as unknown as Loose).meta = 5;
+    },
+  ],
 ];
 
 describe('a message broken in place after a fit', () => {
