@@ -174,7 +174,10 @@ it('keeps every request within the budget, paired and current, whatever changes 
         const declarations: ToolDeclaration[] = Object.entries(toolSet).map(([name, entry]) => ({
           name,
           description: entry.description as string,
-          parameters: structuredClone(schemas[Number(name.slice(5))]) as Record<string, unknown>,
+          parameters: structuredClone(schemas[Number(name.slice(5))]) as unknown as Record<
+            string,
+            unknown
+          >,
         }));
         const tokens =
           countTokensUncached(converted, counter) +

@@ -26,10 +26,13 @@ it('sends what an item holds now: a secret redacted in place is never sent again
     },
     result,
   ];
-  const agent = new Agent({ name: 'reader', instructions: 'You read logs.' });
   const filter = contextInputFilter({ model: 'gpt-4o', maxTokens: 20_000 });
   const call = (input: AgentInputItem[]) =>
-    filter({ modelData: { input, instructions: 'You read logs.' }, agent, context: undefined });
+    filter({
+      modelData: { input, instructions: 'You read logs.' },
+      agent: new Agent({ name: 'reader', instructions: 'You read logs.' }),
+      context: undefined,
+    });
   const first = await call(items);
   // The long output was cut to its head and tail: the first request still has the token.
   expect(JSON.stringify(first.input)).toContain(secret);

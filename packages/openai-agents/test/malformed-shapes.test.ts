@@ -62,11 +62,12 @@ describe.each(SHAPES)('$name', ({ items, names }) => {
   it('the input filter rejects it with InvalidMessageError naming it', async () => {
     const filter = contextInputFilter({ model: 'gpt-4o', maxTokens: 10_000 });
     const error = await contextErrorRejectedBy(
-      filter({
-        modelData: { input: items() as AgentInputItem[], instructions: undefined },
-        agent: new Agent({ name: 'reader' }),
-        context: undefined,
-      }),
+      (async () =>
+        filter({
+          modelData: { input: items() as AgentInputItem[], instructions: undefined },
+          agent: new Agent({ name: 'reader' }),
+          context: undefined,
+        }))(),
     );
     expect(InvalidMessageError.isInstance(error)).toBe(true);
     expect(error.message).toContain(names);
