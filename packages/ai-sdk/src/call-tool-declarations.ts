@@ -1,7 +1,15 @@
 import type { LanguageModelV4FunctionTool, LanguageModelV4ProviderTool } from '@ai-sdk/provider';
-import type { ToolDeclaration } from '@ctxkit/context-core';
+import {
+  type DataSnapshot,
+  isUnchanged,
+  snapshotOf,
+  type ToolDeclaration,
+} from '@ctxkit/context-core';
 
-const declared = new WeakMap<readonly object[], readonly ToolDeclaration[]>();
+const declared = new WeakMap<
+  readonly object[],
+  { snapshot: DataSnapshot; declarations: readonly ToolDeclaration[] }
+>();
 
 /**
  * The tools of one language-model call as ctxkit counts them: a function tool as its name,
@@ -10,14 +18,16 @@ const declared = new WeakMap<readonly object[], readonly ToolDeclaration[]>();
  * tool is not known here).
  *
  * @param tools - `params.tools` of the call
- * @returns the declarations, the same array for the same tools
+ * @returns the declarations: the same array for the same tools while nothing in them changed (a
+ *   tool added to the array or a schema edited in place gives new declarations)
  */
 export function callToolDeclarations(
   tools: readonly (LanguageModelV4FunctionTool | LanguageModelV4ProviderTool)[] | undefined,
 ): readonly ToolDeclaration[] {
   if (tools === undefined || tools.length === 0) return [];
   const known = declared.get(tools);
-  if (known !== undefined) return known;
+  if (known !== undefined && isUnchanged(known.snapshot, tools)) return known.declarations;
+  const snapshot = snapshotOf(tools);
   const declarations = tools.map((tool): ToolDeclaration => {
     if (tool.type === 'function') {
       return {
@@ -28,6 +38,6 @@ export function callToolDeclarations(
     }
     return { name: tool.name, parameters: { id: tool.id, ...tool.args } };
   });
-  declared.set(tools, declarations);
+  declared.set(tools, { snapshot, declarations });
   return declarations;
 }

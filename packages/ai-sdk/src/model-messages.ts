@@ -20,6 +20,8 @@ export function toModelMessages(messages: readonly Message[]): ModelMessage[] {
  *
  * @param messages - the `ModelMessage`s
  * @returns the ctxkit messages and the repairs made
+ * @throws InvalidMessageError (`invalid_message`) naming the message and part of a malformed
+ *   one (see `toContextMessages`)
  */
 export function fromModelMessages(messages: readonly ModelMessage[]): ToContextResult {
   return toContextMessages(messages as readonly SdkMessage[], { keepFirstUserMessage: false });

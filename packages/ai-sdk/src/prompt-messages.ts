@@ -10,6 +10,8 @@ import { toSdkMessages } from './to-sdk-messages.js';
  *
  * @param prompt - the prompt
  * @returns the ctxkit messages and the repairs made
+ * @throws InvalidMessageError (`invalid_message`) naming the message and part of a malformed
+ *   one (see `toContextMessages`)
  */
 export function fromPrompt(prompt: LanguageModelV4Prompt): ToContextResult {
   return toContextMessages(prompt as readonly SdkMessage[], { keepFirstUserMessage: false });

@@ -1,6 +1,7 @@
 import {
   type ContentToolOutput,
   type FilePart,
+  type JsonValue,
   jsonDataProblem,
   type Message,
   type OpaquePart,
@@ -10,6 +11,7 @@ import {
   type ToolOutputContentPart,
   type ToolResultOutput,
 } from '@ctxkit/context-core';
+import { assertSdkMessages, invalidPrompt, renderingProblem } from './invalid-prompt.js';
 import { jsonRendering } from './json-rendering.js';
 import { remember } from './originals.js';
 import { type PartMarker, withMarker } from './part-marker.js';
@@ -45,11 +47,17 @@ export interface ToContextResult {
  * @param messages - the AI SDK messages, oldest first
  * @param options - whether to pin the first user message
  * @returns the ctxkit messages and the repairs made
+ * @throws InvalidMessageError (`invalid_message`) naming the message (and part) for messages that
+ *   are not an array of message objects, a role the AI SDK does not have, content that is neither
+ *   text nor an array of part objects, or a part ctxkit carries as JSON (one it has no type for,
+ *   a tool call whose input is not JSON data) that refers back to itself or is nested more than
+ *   `MAX_JSON_DEPTH` levels deep
  */
 export function toContextMessages(
   messages: readonly SdkMessage[],
   options: ToContextOptions = {},
 ): ToContextResult {
+  assertSdkMessages(messages);
   const pinFirstUser = options.keepFirstUserMessage ?? true;
   const repairs: PromptRepair[] = [];
   const calls = new Set<string>();
@@ -62,13 +70,18 @@ export function toContextMessages(
       content:
         typeof message.content === 'string'
           ? message.content
-          : message.content.map((part, partIndex) =>
-              pairChecked(
-                toContextPart(part),
-                { index, partIndex, message, calls, answered, approvals },
-                repairs,
-              ),
-            ),
+          : message.content.map((part, partIndex) => {
+              const place = { index, partIndex, message, calls, answered, approvals };
+              try {
+                return pairChecked(toContextPart(part), place, repairs);
+              } catch (error) {
+                if (!(error instanceof Unrenderable)) throw error;
+                throw invalidPrompt(
+                  `messages[${index}].content[${partIndex}]${error.message}, so ctxkit cannot carry it as JSON.`,
+                  { index, part: partIndex },
+                );
+              }
+            }),
     };
     if (message.providerOptions !== undefined) result.providerOptions = message.providerOptions;
     if (!pinned && message.role === 'user') {
@@ -218,8 +231,18 @@ function ownProviderCall(message: SdkMessage, toolCallId: string): boolean {
 }
 
 function opaque(part: SdkPart): OpaquePart {
-  return remember({ type: 'opaque', value: jsonRendering(part) }, part);
+  return remember({ type: 'opaque', value: rendered(part, '') }, part);
 }
+
+/** A value's JSON rendering, or {@link Unrenderable} naming where it refers back or nests too deep. */
+function rendered(value: unknown, path: string): JsonValue {
+  const problem = renderingProblem(value, path);
+  if (problem !== undefined) throw new Unrenderable(problem);
+  return jsonRendering(value);
+}
+
+/** A part, or a value in it, that has no JSON rendering; its message is the path and the problem. */
+class Unrenderable extends Error {}
 
 function withOptions<T extends Part>(part: T, providerOptions: ProviderOptions | undefined): T {
   if (providerOptions !== undefined) part.providerOptions = providerOptions;
@@ -299,7 +322,10 @@ function toolResultToContext(part: SdkPart): Part | undefined {
   if (own !== undefined) {
     return withOptions({ ...base, ...own }, part.providerOptions);
   }
-  const raw = remember({ type: 'json' as const, value: jsonRendering(output ?? null) }, output);
+  const raw = remember(
+    { type: 'json' as const, value: rendered(output ?? null, '.output') },
+    output,
+  );
   return {
     ...base,
     output: raw,

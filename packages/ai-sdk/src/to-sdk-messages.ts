@@ -9,7 +9,7 @@ import {
   type ToolOutputContentPart,
   type ToolResultPart,
 } from '@ctxkit/context-core';
-import { originals } from './originals.js';
+import { originalOf } from './originals.js';
 import { type PartMarker, readMarker } from './part-marker.js';
 import type { SdkForm, SdkMessage, SdkPart } from './sdk-message.js';
 
@@ -98,7 +98,7 @@ function toSdkPart(part: Part, form: SdkForm): SdkPart {
         ...options,
       };
     case 'opaque':
-      return (originals.get(part) as SdkPart | undefined) ?? (part.value as unknown as SdkPart);
+      return (originalOf(part) as SdkPart | undefined) ?? (part.value as unknown as SdkPart);
   }
 }
 
@@ -140,7 +140,7 @@ function outputToSdk(part: ToolResultPart, marker: PartMarker): unknown {
     return { type: part.isError ? 'error-text' : 'text', value: output };
   }
   if (output.type === 'json') {
-    if (marker.rawOutput) return originals.get(output) ?? output.value;
+    if (marker.rawOutput) return originalOf(output) ?? output.value;
     return { type: part.isError ? 'error-json' : 'json', value: output.value };
   }
   return { type: 'content', value: output.value.map(contentItemToSdk) };

@@ -21,7 +21,6 @@ import {
   optionChecker,
   silentLogger,
   type TokenCounter,
-  type ToolDeclaration,
 } from '@ctxkit/context-core';
 import { compressedEvent } from './compressed-event.js';
 import { createCostPredictor } from './cost-predictor.js';
@@ -31,6 +30,7 @@ import { fitLogLine } from './fit-log-line.js';
 import { messageChanges } from './message-changes.js';
 import { SOURCE } from './source.js';
 import { describeValue, systemMessages } from './system-messages.js';
+import { toolCountCache } from './tool-count-cache.js';
 
 /** Options of {@link createContextManager}. */
 export interface ContextManagerOptions {
@@ -162,14 +162,8 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     : undefined;
   // An agent passes its history again at every step: only the new messages are validated.
   const validateInput = createMessageValidator({ source: SOURCE });
-  const toolTokens = new WeakMap<readonly ToolDeclaration[], number>();
-  const countTools = (tools: readonly ToolDeclaration[]): number => {
-    const known = toolTokens.get(tools);
-    if (known !== undefined) return known;
-    const tokens = countToolDefinitions(tools, counter, modelId);
-    toolTokens.set(tools, tokens);
-    return tokens;
-  };
+  // By a snapshot of the definitions' content, not the array's identity: tools added in place count.
+  const countTools = toolCountCache((tools) => countToolDefinitions(tools, counter, modelId));
 
   return Object.freeze({
     maxTokens,

@@ -42,6 +42,14 @@ type Shape =
  *   JSON data (other than the bytes of an image or file)
  */
 export function blockToPart(block: unknown, role: Role, place: BlockPlace): Part {
+  if (block === null || block === undefined) {
+    throw new InvalidMessageError({
+      code: 'invalid_message',
+      source: SOURCE,
+      message: `Invalid message ${place.index}, content block ${place.block}: a block must be an object (or text), got ${block}.`,
+      details: { index: place.index, part: place.block, field: 'block' },
+    });
+  }
   if (!isRecord(block)) return { type: 'opaque', value: json(block, place, 'block') };
   const { type } = block;
   const media = role === 'user' || role === 'assistant';

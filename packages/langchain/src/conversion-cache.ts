@@ -1,4 +1,10 @@
-import type { Message, ToolCallPart } from '@ctxkit/context-core';
+import {
+  type DataSnapshot,
+  isUnchanged,
+  type Message,
+  snapshotOf,
+  type ToolCallPart,
+} from '@ctxkit/context-core';
 import type { BaseMessage } from '@langchain/core/messages';
 
 /** A LangChain message's conversion: the ctxkit message and, for an AI message, its calls. */
@@ -8,7 +14,9 @@ export interface Converted {
 }
 
 interface Entry extends Converted {
-  readonly key: readonly unknown[];
+  /** Each field the conversion read, as it was then. */
+  readonly fields: readonly DataSnapshot[];
+  readonly context: string;
 }
 
 const entries = new WeakMap<BaseMessage, Entry>();
@@ -32,11 +40,11 @@ const FIELDS = [
 
 /**
  * The conversion of `source` made before, when none of the fields it was made from has been
- * replaced since and `context` (what the messages before it decide, such as a tool result's tool
- * name) is the same; otherwise a new one, remembered. An agent hands the same message objects to
- * every step, so each step converts only its new messages, and the ctxkit messages stay the same
- * objects, whose token counts the manager has cached. LangChain replaces a message's fields
- * rather than editing them in place; a content array edited in place is not seen.
+ * replaced or edited in place since (each is snapshotted, see `snapshotOf`) and `context` (what
+ * the messages before it decide, such as a tool result's tool name) is the same; otherwise a new
+ * one, remembered. An agent hands the same message objects to every step, so each step converts
+ * only its new messages, and the ctxkit messages stay the same objects, whose token counts the
+ * manager has cached. A content array edited in place (a secret redacted) is converted again.
  *
  * @param source - the LangChain message
  * @param context - what else the conversion depends on
@@ -49,10 +57,16 @@ export function cachedConversion(
   convert: () => Converted,
 ): Converted {
   const record = source as unknown as Record<string, unknown>;
-  const key = [...FIELDS.map((field) => record[field]), context];
   const known = entries.get(source);
-  if (known?.key.every((value, at) => Object.is(value, key[at]))) return known;
+  if (
+    known !== undefined &&
+    known.context === context &&
+    FIELDS.every((field, at) => isUnchanged(known.fields[at] as DataSnapshot, record[field]))
+  ) {
+    return known;
+  }
+  const fields = FIELDS.map((field) => snapshotOf(record[field]));
   const converted = convert();
-  entries.set(source, { ...converted, key });
+  entries.set(source, { ...converted, fields, context });
   return converted;
 }

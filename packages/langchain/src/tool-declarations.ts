@@ -1,13 +1,23 @@
-import type { ToolDeclaration } from '@ctxkit/context-core';
+import {
+  type DataSnapshot,
+  isUnchanged,
+  snapshotOf,
+  type ToolDeclaration,
+} from '@ctxkit/context-core';
 import { convertToOpenAITool } from '@langchain/core/utils/function_calling';
 
-const declarations = new WeakMap<object, ToolDeclaration>();
+/** Each tool's declaration, with snapshots of what it was made from (see {@link sourcesOf}). */
+const declarations = new WeakMap<
+  object,
+  { sources: readonly DataSnapshot[]; declaration: ToolDeclaration }
+>();
 
 /**
  * The declarations of LangChain tools as the model receives them, for counting: a tool's name,
  * description and its input schema as JSON Schema (what `bindTools` sends, in OpenAI's function
  * format). A provider's built-in tool (a plain object such as `{ type: 'web_search' }`) is
- * counted as its JSON. Each tool's declaration is made once.
+ * counted as its JSON. Each tool's declaration is made once, and again when the tool has changed
+ * since, even in place (a description or schema edited).
  *
  * @param tools - the tools bound to the model: `StructuredTool`s, tool definitions, built-in
  *   tool objects
@@ -16,12 +26,31 @@ const declarations = new WeakMap<object, ToolDeclaration>();
 export function toolDeclarations(tools: readonly unknown[]): ToolDeclaration[] {
   return tools.map((tool) => {
     if (typeof tool !== 'object' || tool === null) return { name: String(tool) };
+    const now = sourcesOf(tool);
     const known = declarations.get(tool);
-    if (known !== undefined) return known;
+    if (
+      known !== undefined &&
+      known.sources.length === now.length &&
+      known.sources.every((snapshot, at) => isUnchanged(snapshot, now[at]))
+    ) {
+      return known.declaration;
+    }
+    const sources = now.map((value) => snapshotOf(value));
     const declaration = declare(tool);
-    declarations.set(tool, declaration);
+    declarations.set(tool, { sources, declaration });
     return declaration;
   });
+}
+
+/**
+ * What a declaration is made from: a plain tool object (a definition, a built-in tool) whole; a
+ * tool instance (`StructuredTool`) by the fields LangChain reads to declare it.
+ */
+function sourcesOf(tool: object): unknown[] {
+  const prototype = Object.getPrototypeOf(tool);
+  if (prototype === Object.prototype || prototype === null) return [tool];
+  const fields = tool as { name?: unknown; description?: unknown; schema?: unknown };
+  return [fields.name, fields.description, fields.schema];
 }
 
 function declare(tool: object): ToolDeclaration {

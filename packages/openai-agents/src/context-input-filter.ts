@@ -3,6 +3,7 @@ import { optionChecker } from '@ctxkit/context-core';
 import { type ContextManagerOptions, createContextManager } from '@ctxkit/context-manager';
 import type { AgentInputItem, CallModelInputFilter, ModelInputData } from '@openai/agents-core';
 import { agentToolDeclarations } from './agent-tool-declarations.js';
+import type { ItemConversions } from './items-to-messages.js';
 import { messagesToItems } from './messages-to-items.js';
 import { type OrphanResultRepair, toFittableMessages } from './repair-orphan-results.js';
 import { SOURCE } from './source.js';
@@ -81,7 +82,7 @@ export function contextInputFilter(options: ContextInputFilterOptions = {}): Cal
   const notify = check.function<((fit: InputFit) => void) | undefined>('onFit', onFit, undefined);
   if (conversationId !== undefined) check.text('conversationId', conversationId, '');
   const logger: Logger | undefined = managerOptions.logger;
-  const converted = new WeakMap<object, Message>();
+  const converted: ItemConversions = new WeakMap();
   const filter: CallModelInputFilter = async ({ modelData, agent }): Promise<ModelInputData> => {
     const { messages, repairs } = toFittableMessages(modelData.input, converted);
     if (pinFirst) pinFirstUserMessage(messages);

@@ -1,10 +1,13 @@
 import {
+  type DataSnapshot,
   type ImagePart,
   InvalidMessageError,
+  isUnchanged,
   type JsonValue,
   type Message,
   type Part,
   type ProviderOptions,
+  snapshotOf,
   type ToolOutputContentPart,
   type ToolResultOutput,
 } from '@ctxkit/context-core';
@@ -33,28 +36,30 @@ export function itemsToMessages(items: readonly AgentInputItem[]): Message[] {
   return convertItems(items);
 }
 
+/** The messages already made, by item, each with a snapshot of the item it was made from. */
+export type ItemConversions = WeakMap<object, { snapshot: DataSnapshot; message: Message }>;
+
 /**
  * {@link itemsToMessages} with a cache of the messages already made, by item object, so that a
  * step that sends the items of the step before sends the same message objects (whose token counts
- * the manager has cached). Items must not be changed once converted.
+ * the manager has cached). A message is reused only while its item holds what it held when
+ * converted: an item edited in place (however deep) is converted again.
  *
  * @param items - the items, oldest first
  * @param cache - the messages made for earlier calls, by item
  * @returns one message per item, in order
  */
-export function convertItems(
-  items: readonly AgentInputItem[],
-  cache?: WeakMap<object, Message>,
-): Message[] {
+export function convertItems(items: readonly AgentInputItem[], cache?: ItemConversions): Message[] {
   if (!Array.isArray(items)) throw invalidItem('The input', items, 'an array of items');
   return items.map((item, index) => {
     if (typeof item !== 'object' || item === null || Array.isArray(item)) {
       throw invalidItem(`Item ${index}`, item, 'an object', index);
     }
     const cached = cache?.get(item);
-    if (cached !== undefined) return cached;
+    if (cached !== undefined && isUnchanged(cached.snapshot, item)) return cached.message;
+    const snapshot = cache === undefined ? undefined : snapshotOf(item);
     const message = convertItem(item as unknown as Fields, index);
-    cache?.set(item, message);
+    if (snapshot !== undefined) cache?.set(item, { snapshot, message });
     return message;
   });
 }

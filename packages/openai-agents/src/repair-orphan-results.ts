@@ -1,6 +1,6 @@
 import type { Message } from '@ctxkit/context-core';
 import type { AgentInputItem } from '@openai/agents-core';
-import { convertItems, opaqueMessage } from './items-to-messages.js';
+import { convertItems, type ItemConversions, opaqueMessage } from './items-to-messages.js';
 
 /** A `function_call_result` the input held without its `function_call`, or a second one for a call. */
 export interface OrphanResultRepair {
@@ -24,7 +24,7 @@ export interface OrphanResultRepair {
  */
 export function toFittableMessages(
   items: readonly AgentInputItem[],
-  cache?: WeakMap<object, Message>,
+  cache?: ItemConversions,
 ): {
   messages: Message[];
   repairs: OrphanResultRepair[];

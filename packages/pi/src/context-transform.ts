@@ -1,11 +1,14 @@
 import {
   type ContextManager,
+  type DataSnapshot,
   type FitReport,
+  isUnchanged,
   type Logger,
   type Message,
   type ModelInfo,
   optionChecker,
   silentLogger,
+  snapshotOf,
   type ToolDeclaration,
 } from '@ctxkit/context-core';
 import { type ContextManagerOptions, createContextManager } from '@ctxkit/context-manager';
@@ -93,8 +96,8 @@ export type TransformContext = (
  * config) that fits the messages of every model call to the budget with a ctxkit manager,
  * counting the system prompt and the tools given in `context`.
  *
- * Each call converts the messages to ctxkit's (see `toCtxkitMessages`; each message once, so a
- * step counts only its new messages), fits them and converts the result back: a message the fit
+ * Each call converts the messages to ctxkit's (see `toCtxkitMessages`; each message once while it
+ * is unchanged, so a step counts only its new messages; one edited in place is converted again), fits them and converts the result back: a message the fit
  * kept comes back as the same object, a changed one keeps every field of its original (usage,
  * timestamp, details...) with its new content, a summary comes as a user message. The agent's
  * transcript is never changed: the result only goes to the model. A tool result without its
@@ -149,7 +152,9 @@ export function contextTransform(options: ContextTransformOptions = {}): Transfo
       return messages;
     },
   );
-  const converted = new WeakMap<object, Message>();
+  // Conversions and declarations are reused only while what they were made from is unchanged
+  // (a message or tool edited in place, or a tool pushed into the same array, is made again).
+  const converted = new WeakMap<object, { snapshot: DataSnapshot; made: Message }>();
   // The same pinned copy for the same task message, so its count stays cached between steps.
   const pinned = new WeakMap<Message, Message>();
   const pin = (message: Message): Message => {
@@ -160,23 +165,28 @@ export function contextTransform(options: ContextTransformOptions = {}): Transfo
     }
     return copy;
   };
-  const declarations = new WeakMap<readonly Tool[], ToolDeclaration[]>();
+  const declarations = new WeakMap<
+    readonly Tool[],
+    { snapshot: DataSnapshot; made: ToolDeclaration[] }
+  >();
   const convert = (message: AgentMessage, index: number): Message => {
     const known = converted.get(message as object);
-    if (known !== undefined) return known;
+    if (known !== undefined && isUnchanged(known.snapshot, message)) return known.made;
+    const snapshot = snapshotOf(message);
     const made = toCtxkitMessage(message, index, { keepFields: false });
-    if (typeof message === 'object' && message !== null) converted.set(message, made);
+    if (typeof message === 'object' && message !== null) converted.set(message, { snapshot, made });
     return made;
   };
   const declare = (tools: readonly Tool[]): ToolDeclaration[] => {
     const known = declarations.get(tools);
-    if (known !== undefined) return known;
+    if (known !== undefined && isUnchanged(known.snapshot, tools)) return known.made;
+    const snapshot = snapshotOf(tools);
     const made = tools.map(({ name, description, parameters }) => ({
       name,
       description,
       parameters: parameters as unknown as Record<string, unknown>,
     }));
-    declarations.set(tools, made);
+    declarations.set(tools, { snapshot, made });
     return made;
   };
 

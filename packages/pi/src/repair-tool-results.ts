@@ -1,3 +1,4 @@
+import { type DataSnapshot, isUnchanged, snapshotOf } from '@ctxkit/context-core';
 import type { AgentMessage } from '@mariozechner/pi-agent-core';
 import type { ToolResultMessage, UserMessage } from '@mariozechner/pi-ai';
 
@@ -27,13 +28,15 @@ export interface RepairedMessages {
   readonly repairs: ToolResultRepair[];
 }
 
-const replacements = new WeakMap<object, UserMessage>();
+/** Each replacement, with a snapshot of the result it was made from: made again once that changes. */
+const replacements = new WeakMap<object, { snapshot: DataSnapshot; replacement: UserMessage }>();
 
 /**
  * Replaces each tool result that answers no earlier tool call, or one already answered, by a
  * user message that says so and carries its content (text and images), so that the model still
  * sees it and the provider gets a valid request. Everything else is returned as the same object;
- * the input is not changed. The replacement of a given message is the same object every time.
+ * the input is not changed. The replacement of a given message is the same object every time
+ * while the message is unchanged (one edited in place gets a new replacement).
  *
  * @param messages - pi's messages, oldest first
  * @returns the messages to send and the repairs made
@@ -43,6 +46,8 @@ export function repairToolResults(messages: readonly AgentMessage[]): RepairedMe
   const answered = new Set<string>();
   const repairs: ToolResultRepair[] = [];
   const repaired = messages.map((message, index) => {
+    // Anything but an object is left for the conversion, which names what is wrong.
+    if (typeof message !== 'object' || message === null) return message;
     const record = message as unknown as Record<string, unknown>;
     if (record.role === 'assistant' && Array.isArray(record.content)) {
       for (const block of record.content as { type?: unknown; id?: unknown }[]) {
@@ -73,7 +78,8 @@ export function repairToolResults(messages: readonly AgentMessage[]): RepairedMe
 
 function replacementOf(result: ToolResultMessage, kind: ToolResultRepair['kind']): UserMessage {
   const known = replacements.get(result);
-  if (known !== undefined) return known;
+  if (known !== undefined && isUnchanged(known.snapshot, result)) return known.replacement;
+  const snapshot = snapshotOf(result);
   const why =
     kind === 'orphan-tool-result'
       ? 'whose call is no longer in the conversation'
@@ -89,6 +95,6 @@ function replacementOf(result: ToolResultMessage, kind: ToolResultRepair['kind']
     ],
     timestamp: result.timestamp,
   };
-  replacements.set(result, replacement);
+  replacements.set(result, { snapshot, replacement });
   return replacement;
 }

@@ -1,0 +1,2 @@
+/** The package's name in error messages: `[ctxkit/ai-sdk]`. */
+export const SOURCE = 'ai-sdk';

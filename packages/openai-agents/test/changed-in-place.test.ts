@@ -1,0 +1,43 @@
+import type { AgentInputItem } from '@openai/agents-core';
+import { Agent } from '@openai/agents-core';
+import { expect, it } from 'vitest';
+import { contextInputFilter } from '../src/index.js';
+
+// An item already sent, edited in place before the next model call (a secret redacted in a tool
+// output the SDK keeps in its history): the next request must carry what the item holds now.
+
+it('sends what an item holds now: a secret redacted in place is never sent again', async () => {
+  const secret = 'sk-live-0123456789';
+  const result = {
+    type: 'function_call_result',
+    callId: 'call_1',
+    name: 'read_log',
+    status: 'completed',
+    output: `token ${secret}\n${'log line\n'.repeat(8_000)}`,
+  } satisfies AgentInputItem;
+  const items: AgentInputItem[] = [
+    { role: 'user', content: 'Read the deploy log.' },
+    {
+      type: 'function_call',
+      callId: 'call_1',
+      name: 'read_log',
+      arguments: '{}',
+      status: 'completed',
+    },
+    result,
+  ];
+  const filter = contextInputFilter({ model: 'gpt-4o', maxTokens: 20_000 });
+  const call = (input: AgentInputItem[]) =>
+    filter({
+      modelData: { input, instructions: 'You read logs.' },
+      agent: new Agent({ name: 'reader', instructions: 'You read logs.' }),
+      context: undefined,
+    });
+  const first = await call(items);
+  // The long output was cut to its head and tail: the first request still has the token.
+  expect(JSON.stringify(first.input)).toContain(secret);
+  result.output = result.output.replace(secret, '[redacted]');
+  const second = await call([...items, { role: 'user', content: 'Go on.' }]);
+  expect(JSON.stringify(second.input)).not.toContain(secret);
+  expect(JSON.stringify(second.input)).toContain('[redacted]');
+});

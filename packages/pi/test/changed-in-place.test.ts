@@ -1,0 +1,150 @@
+import { countTokensUncached, type FitReport, type ToolDeclaration } from '@ctxkit/context-core';
+import {
+  countToolDefinitions,
+  createContextManager,
+  defaultCounter,
+} from '@ctxkit/context-manager';
+import { Agent, type AgentMessage, type AgentTool } from '@mariozechner/pi-agent-core';
+import {
+  type Context,
+  fauxAssistantMessage,
+  registerFauxProvider,
+  type ToolResultMessage,
+  Type,
+} from '@mariozechner/pi-ai';
+import { afterAll, describe, expect, it } from 'vitest';
+import { contextTransform, piModelInfo, toCtxkitMessages } from '../src/index.js';
+
+// Tools and messages changed in place between model calls: pi's Agent hands `transformContext`
+// the same `state.tools` array, which a caller (an MCP client) adds tools to; a message already
+// sent may be edited in place (a secret redacted). Every request must be counted as it is now.
+
+const MAX_TOKENS = 4_000;
+
+const faux = registerFauxProvider({
+  models: [{ id: 'faux-in-place', contextWindow: 48_000, maxTokens: 4_000 }],
+});
+afterAll(() => faux.unregister());
+
+/** A tool with a description and schema of some 250 tokens. */
+function mcpTool(index: number): AgentTool {
+  const fields: Record<string, ReturnType<typeof Type.String>> = {};
+  for (let field = 0; field < 8; field += 1) {
+    fields[`field_${index}_${field}`] = Type.String({
+      description: `Field ${field} of tool ${index}: a value the server checks before it runs.`,
+    });
+  }
+  return {
+    name: `mcp_${index}`,
+    label: `MCP ${index}`,
+    description: `Tool ${index} of the MCP server: reads and writes records of kind ${index}.`,
+    parameters: Type.Object(fields),
+    execute: async () => ({ content: [{ type: 'text', text: 'done' }], details: {} }),
+  };
+}
+
+/** What the model received, counted afresh: a new counter, the tools as sent, no cache. */
+function independentCount(request: Context): number {
+  const counter = defaultCounter('gpt-4o');
+  const system = request.systemPrompt
+    ? countTokensUncached([{ role: 'system', content: request.systemPrompt }], counter)
+    : 0;
+  const tools: ToolDeclaration[] = (request.tools ?? []).map((tool) => ({
+    name: tool.name,
+    description: tool.description,
+    parameters: structuredClone(tool.parameters) as unknown as Record<string, unknown>,
+  }));
+  const toolTokens = tools.length === 0 ? 0 : countToolDefinitions(tools, counter, 'gpt-4o');
+  return countTokensUncached(toCtxkitMessages(request.messages), counter) + system + toolTokens;
+}
+
+describe('contextTransform with state changed in place', () => {
+  it('counts tools pushed into agent.state.tools between runs: every request within the budget', async () => {
+    const model = faux.getModel();
+    const manager = createContextManager({
+      model: { ...piModelInfo(model), id: 'gpt-4o' },
+      maxTokens: MAX_TOKENS,
+    });
+    const requests: Context[] = [];
+    const reports: FitReport[] = [];
+    const agent = new Agent({
+      initialState: { model, systemPrompt: 'You manage records.', tools: [mcpTool(0)] },
+    });
+    agent.transformContext = contextTransform({
+      manager,
+      context: () => agent.state,
+      onFit: (report) => reports.push(report),
+    });
+    for (let run = 1; run <= 8; run += 1) {
+      faux.setResponses([
+        (context: Context) => {
+          requests.push({ ...context, messages: [...context.messages] });
+          return fauxAssistantMessage(`Run ${run} done: ${'noted '.repeat(100)}`);
+        },
+      ]);
+      await agent.prompt(`Run ${run}: update the records of kind ${run}.`);
+      agent.state.tools.push(mcpTool(run));
+    }
+    expect(requests).toHaveLength(8);
+    requests.forEach((request, index) => {
+      const tokens = independentCount(request);
+      expect(tokens).toBeLessThanOrEqual(MAX_TOKENS);
+      expect(reports[index]?.promptTokens).toBe(tokens);
+    });
+    // The last run sent eight tools: each one counted.
+    expect(reports.at(-1)?.toolTokens).toBeGreaterThan(7 * (reports[0]?.toolTokens ?? 0));
+  });
+
+  it('sends what a message holds now: a secret redacted in place is never sent again', async () => {
+    const secret = 'sk-live-0123456789';
+    const result: ToolResultMessage = {
+      role: 'toolResult',
+      toolCallId: 'call_1',
+      toolName: 'read_log',
+      content: [{ type: 'text', text: `token ${secret}\n${'log line\n'.repeat(8_000)}` }],
+      isError: false,
+      timestamp: 2,
+    };
+    const messages: AgentMessage[] = [
+      { role: 'user', content: 'Read the deploy log.', timestamp: 1 },
+      {
+        role: 'assistant',
+        content: [{ type: 'toolCall', id: 'call_1', name: 'read_log', arguments: {} }],
+        api: 'faux',
+        provider: 'faux',
+        model: 'faux',
+        usage: {
+          input: 0,
+          output: 0,
+          cacheRead: 0,
+          cacheWrite: 0,
+          totalTokens: 0,
+          cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+        },
+        stopReason: 'toolUse',
+        timestamp: 2,
+      },
+      result,
+    ];
+    let failure: unknown;
+    const transform = contextTransform({
+      model: 'gpt-4o',
+      maxTokens: 20_000,
+      onError: (error, sent) => {
+        failure = error;
+        return sent;
+      },
+    });
+    const first = await transform(messages);
+    expect(JSON.stringify(first)).toContain(secret);
+    const text = result.content[0] as { text: string };
+    text.text = text.text.replace(secret, '[redacted]');
+    const second = await transform([
+      ...messages,
+      { role: 'user', content: 'Go on.', timestamp: 3 },
+    ]);
+    expect(failure).toBeUndefined();
+    expect(JSON.stringify(second)).not.toContain(secret);
+    expect(JSON.stringify(second)).toContain('[redacted]');
+  });
+});
