@@ -28,14 +28,14 @@ describe('createContextManager({ model, compressor: cacheAware() })', () => {
       maxTokens: 30_000,
       compressor: cacheAware(),
     });
-    const fit = (messages: Message[]) => manager.fit(messages, { conversationId: 'c1' });
+    const fitted = (messages: Message[]) => manager.fit(messages, { conversationId: 'c1' });
     // Turn after turn until the prompt is a compaction: outputs cut to their start and end.
     let turns = 1;
-    let sent = (await fit(history(turns))).messages;
+    let sent = (await fitted(history(turns))).messages;
     while (!JSON.stringify(sent).includes('characters truncated')) {
       turns += 1;
       expect(turns).toBeLessThan(10);
-      sent = (await fit(history(turns))).messages;
+      sent = (await fitted(history(turns))).messages;
     }
     expect(JSON.stringify(sent)).toContain('hunter2-0');
     // The caller redacts the first output: a new object under the same id; then one more question.
@@ -45,7 +45,7 @@ describe('createContextManager({ model, compressor: cacheAware() })', () => {
       ...(next[2] as Message),
       content: [{ ...(part as NonNullable<typeof part>), output: 'token=[redacted]' }],
     };
-    const { messages, report } = await fit(next);
+    const { messages, report } = await fitted(next);
     expect(JSON.stringify(messages)).not.toContain('hunter2-0');
     expect(countTokensFromContent(messages, manager.counter)).toBeLessThanOrEqual(
       report.budgetTokens,
