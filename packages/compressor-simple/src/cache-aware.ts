@@ -59,7 +59,8 @@ export interface CacheAwareOptions {
   clearAtLeast?: number;
   /**
    * Conversations whose last prompt is remembered (by the context's `conversationId`; calls
-   * without one share a single slot); the least recently used is forgotten first.
+   * without one share a single slot, whose prompt is reused only by a history whose messages hold
+   * what it was made from); the least recently used is forgotten first.
    * @default 1000
    */
   maxConversations?: number;
@@ -94,36 +95,59 @@ export const LAST_PROMPT_IGNORED_EVENT = 'context.last_prompt_ignored';
  * so that a provider's prompt cache (OpenAI's automatic prefix cache, Anthropic's breakpoints,
  * Gemini's implicit cache) keeps hitting. When the history given extends the last one given for
  * the same conversation, what would be sent is the last result followed by the new messages,
- * unchanged. It extends it when it begins with the same message objects, then new ones; or, for
+ * unchanged. It extends it when it begins with the same message objects, each still holding what
+ * it held then (one edited in place, however deep, does not extend it), then new ones; or, for
  * messages with ids (a history read again from a store), when it holds, in the same order, the
- * newest message given last time and every message the last result was made from, then new ones:
- * it may start later or earlier than last time, as a history read up to the window's size does
- * (the result is then rebuilt on the new objects, so its report names them). A last prompt that
- * was the history as it was, with no compaction, is extended only by a history that begins with
- * the same ids. Otherwise (nothing
- * remembered, or a history edited rather than extended) it is the history as it is. That is sent as long as it stays
- * within `trigger` of the limit. Past it, `compressor` compacts the whole history to `target` of
- * the limit, and later turns append to that; a compaction that would clear fewer than
- * `clearAtLeast` tokens is skipped while the uncompacted prompt still fits the limit. So most
- * requests start with the previous request's messages, object for object, and the front of the
- * prompt is rewritten once per compaction rather than at every turn. Always fits the budget when
- * `compressor` does. A history that fits can come back compacted (once compacted, a conversation
- * stays so): the report's steps are those of the compaction the prompt comes from, with the new
- * messages' tokens added. Cost of a step that appends: comparing the array with the last one by
- * identity, and counting the new messages; for a history read again, rebuilding the last result
- * on its objects too (in proportion to the messages given).
+ * newest message given last time and every message the last result was made from, each holding
+ * the same data as the message given last time under its id, then new ones: it may start later or
+ * earlier than last time, as a history read up to the window's size does (the result is then
+ * rebuilt on the new objects, so its report names them). Ids only find the earlier messages;
+ * their content decides: a message replaced by a new object with other content under the same id
+ * is an edit, and nothing made from the old one (a cut copy, a summary) is sent again. A last
+ * prompt that was the history as it was, with no compaction, is extended only by a history that
+ * begins with the same ids. A rebuilt prompt that would split a tool call from its result, or new
+ * messages that answer a call the prompt left out, are not extended either. Otherwise (nothing
+ * remembered, or a history edited rather than extended) it is the history as it is. That is sent
+ * as long as it stays within `trigger` of the limit. Past it, `compressor` compacts the whole
+ * history to `target` of the limit, and later turns append to that; a compaction that would clear
+ * fewer than `clearAtLeast` tokens is skipped while the uncompacted prompt still fits the limit.
+ * So most requests start with the previous request's messages, object for object, and the front
+ * of the prompt is rewritten once per compaction rather than at every turn. Always fits the budget
+ * when `compressor` does. A history that fits can come back compacted (once compacted, a
+ * conversation stays so): the report's steps are those of the compaction the prompt comes from,
+ * with the new messages' tokens added. Counts are by the context's counter: a prompt remembered
+ * with counts by a counter of another name is not extended. Cost of a step that appends:
+ * comparing the array with the last one by identity, checking each earlier message against its
+ * snapshot (a walk of its values, not of its text), and counting the new messages; for a history
+ * read again, comparing the earlier messages with the new objects and rebuilding the last result
+ * on them too (in proportion to the messages given).
+ *
+ * Calls whose context names no conversation share one slot: a call for another conversation
+ * (ids reused, `m0`, `m1`, ...) finds there a prompt made from other content, which its messages
+ * do not match, and so is handled afresh; nothing of one conversation is ever sent in another's
+ * prompt. Give a `conversationId` to keep each conversation's prompt apart.
  *
  * With a store in the context (`context.lastPrompts`, which the pipeline fills with a provider
  * that is one) and a `conversationId`, the last prompt also outlives the process. After every
  * successful call whose messages all have ids, the prompt is put in the store (the whole prompt,
- * each call). A call with nothing in memory for the conversation, and messages with ids, reads
- * the stored prompt: when the history extends it by ids as above, the prompt is
- * rebuilt (kept messages become the history's own objects, derived ones record their origin in
- * it, summaries are sent as stored) and extended, its report one `cache-aware` step
- * whose counts come from the stored origins (messages folded into a summary count as dropped);
- * otherwise the history is handled as if nothing were remembered. A failed read or put rejects
- * the call with the store's error, and nothing is remembered in memory, so the next call starts
- * from what the store still holds.
+ * each call, with the name of the counter its tokens are by). A call with nothing in memory for
+ * the conversation, and messages with ids, reads the stored prompt, a hint it checks before it
+ * uses it: when the history extends it by ids as above, each message it would send is checked
+ * against the history's message its origin names (a kept one must hold the same data; a derived
+ * one must be that message as it is now, cut short or with parts removed),
+ * then the prompt is rebuilt (kept messages become the history's own objects, derived ones record
+ * their origin in it), its tool pairs checked, counted afresh and extended, its report one
+ * `cache-aware` step whose counts come from the stored origins. A stored prompt that is
+ * malformed (the store's `corrupt_row` or `invalid_stored_prompt` error included), counted by
+ * another counter or by one it does not name (a prompt stored by an earlier release), whose ids
+ * do not match the history, holding a message that does not check out or one made otherwise (a
+ * summary: nothing in the history vouches for its text), or whose rebuilt prompt would split a
+ * tool pair, is ignored: a `context.last_prompt_ignored` event ({@link LAST_PROMPT_IGNORED_EVENT})
+ * naming the reason goes to `context.events`, and the history is handled as if nothing were
+ * remembered (the prompt then stored replaces it). A cut made with a marker other than the
+ * default ones cannot be told from new text, so such a prompt is ignored too. Another failed
+ * read, or a failed put, rejects the call with the store's error, and nothing is remembered in
+ * memory, so the next call starts from what the store still holds.
  *
  * @param options - the compacting compressor, the trigger and target shares, the least a
  *   compaction must clear and how many conversations to remember
@@ -131,8 +155,8 @@ export const LAST_PROMPT_IGNORED_EVENT = 'context.last_prompt_ignored';
  * @throws InvalidOptionError (`invalid_option`) at creation when `trigger` or `target` is not a
  *   number in (0, 1], `target` is above `trigger`, `clearAtLeast` is not a whole number of at
  *   least 0, `maxConversations` not one of at least 1, or `compressor` has no `compress` method
- * @throws InvalidMessageError (`invalid_stored_prompt`) from `compress` when the prompt read from
- *   `context.lastPrompts` is malformed
+ * @throws the error of `context.lastPrompts` or `context.events` from `compress` when one fails
+ *   (other than a store's `corrupt_row` or `invalid_stored_prompt`, which only ignore the prompt)
  */
 export function cacheAware(options: CacheAwareOptions = {}): ContextCompressor {
   const check = optionChecker(SOURCE, 'cacheAware');
@@ -383,7 +407,7 @@ function rebuiltFromMemory(
     context,
     limit,
   );
-  if (prompt === undefined || unpaired(prompt.result.messages, messages) !== undefined) return;
+  if (prompt === undefined || unpaired(prompt.result.messages, prompt.input) !== undefined) return;
   return { ...prompt, tokens: before.tokens, result: withTokens(prompt.result, before.tokens) };
 }
 
@@ -466,7 +490,7 @@ async function storedPrompt(
   const prompt = rebuilt(stored, positions, messages, context, limit);
   if (prompt === undefined)
     return ignored(context, 'ids', 'its input ids are not, in order, those of the history given');
-  const problem = unpaired(prompt.result.messages, messages);
+  const problem = unpaired(prompt.result.messages, prompt.input);
   if (problem !== undefined) return ignored(context, 'tool-pairs', problem);
   const tokens = countTokens(prompt.result.messages, context.counter);
   return { ...prompt, tokens, result: withTokens(prompt.result, tokens) };
