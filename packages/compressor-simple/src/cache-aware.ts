@@ -9,17 +9,25 @@ import {
   compressionStep,
   countMessageTokens,
   countTokens,
+  type DataSnapshot,
+  isContextError,
+  isUnchanged,
+  type LastPromptIgnoredReason,
   type Message,
   optionChecker,
   originOf,
+  type Part,
   recordOrigin,
   type StageTrace,
   type StoredPrompt,
   type StoredPromptOrigin,
+  snapshotOf,
   type TokenBudget,
   throwIfAborted,
+  validateMessages,
 } from '@ctxkit/context-core';
 import { contextGuard } from './context-guard.js';
+import { derivesFrom, sameMessage } from './derived-from.js';
 import { SOURCE } from './package-source.js';
 
 /** Options of {@link cacheAware}. */
@@ -51,7 +59,8 @@ export interface CacheAwareOptions {
   clearAtLeast?: number;
   /**
    * Conversations whose last prompt is remembered (by the context's `conversationId`; calls
-   * without one share a single slot); the least recently used is forgotten first.
+   * without one share a single slot, whose prompt is reused only by a history whose messages hold
+   * what it was made from); the least recently used is forgotten first.
    * @default 1000
    */
   maxConversations?: number;
@@ -61,9 +70,16 @@ export interface CacheAwareOptions {
 interface LastPrompt {
   /** The input it was given (a copy of the array). */
   input: Message[];
+  /**
+   * The snapshot of each message of `input` as it was given: a later call reuses what was made
+   * from a message only while the message still holds that (see {@link heldAsBefore}).
+   */
+  snapshots: DataSnapshot[];
   /** What it returned, and its tokens. */
   result: CompressResult;
   tokens: number;
+  /** The name of the counter `tokens` are by. */
+  counter: string;
   /** The prompt in the form a store keeps it, once derived (see {@link asStored}). */
   stored?: StoredPrompt | undefined;
 }
@@ -71,41 +87,67 @@ interface LastPrompt {
 /** The slot of calls whose context names no conversation. */
 const NO_CONVERSATION = Symbol('no conversation');
 
+/** The event recorded when `cacheAware` ignores a stored last prompt. */
+export const LAST_PROMPT_IGNORED_EVENT = 'context.last_prompt_ignored';
+
 /**
  * The cache-aware preset, named `cache-aware`: keeps the prompt append-only between compactions,
  * so that a provider's prompt cache (OpenAI's automatic prefix cache, Anthropic's breakpoints,
  * Gemini's implicit cache) keeps hitting. When the history given extends the last one given for
  * the same conversation, what would be sent is the last result followed by the new messages,
- * unchanged. It extends it when it begins with the same message objects, then new ones; or, for
+ * unchanged. It extends it when it begins with the same message objects, each still holding what
+ * it held then (one edited in place, however deep, does not extend it), then new ones; or, for
  * messages with ids (a history read again from a store), when it holds, in the same order, the
- * newest message given last time and every message the last result was made from, then new ones:
- * it may start later or earlier than last time, as a history read up to the window's size does
- * (the result is then rebuilt on the new objects, so its report names them). A last prompt that
- * was the history as it was, with no compaction, is extended only by a history that begins with
- * the same ids. Otherwise (nothing
- * remembered, or a history edited rather than extended) it is the history as it is. That is sent as long as it stays
- * within `trigger` of the limit. Past it, `compressor` compacts the whole history to `target` of
- * the limit, and later turns append to that; a compaction that would clear fewer than
- * `clearAtLeast` tokens is skipped while the uncompacted prompt still fits the limit. So most
- * requests start with the previous request's messages, object for object, and the front of the
- * prompt is rewritten once per compaction rather than at every turn. Always fits the budget when
- * `compressor` does. A history that fits can come back compacted (once compacted, a conversation
- * stays so): the report's steps are those of the compaction the prompt comes from, with the new
- * messages' tokens added. Cost of a step that appends: comparing the array with the last one by
- * identity, and counting the new messages; for a history read again, rebuilding the last result
- * on its objects too (in proportion to the messages given).
+ * newest message given last time and every message the last result was made from, each holding
+ * the same data as the message given last time under its id, then new ones: it may start later or
+ * earlier than last time, as a history read up to the window's size does (the result is then
+ * rebuilt on the new objects, so its report names them). Ids only find the earlier messages;
+ * their content decides: a message replaced by a new object with other content under the same id
+ * is an edit, and nothing made from the old one (a cut copy, a summary) is sent again. A last
+ * prompt that was the history as it was, with no compaction, is extended only by a history that
+ * begins with the same ids. A rebuilt prompt that would split a tool call from its result, or new
+ * messages that answer a call the prompt left out, are not extended either. Otherwise (nothing
+ * remembered, or a history edited rather than extended) it is the history as it is. That is sent
+ * as long as it stays within `trigger` of the limit. Past it, `compressor` compacts the whole
+ * history to `target` of the limit, and later turns append to that; a compaction that would clear
+ * fewer than `clearAtLeast` tokens is skipped while the uncompacted prompt still fits the limit.
+ * So most requests start with the previous request's messages, object for object, and the front
+ * of the prompt is rewritten once per compaction rather than at every turn. Always fits the budget
+ * when `compressor` does. A history that fits can come back compacted (once compacted, a
+ * conversation stays so): the report's steps are those of the compaction the prompt comes from,
+ * with the new messages' tokens added. Counts are by the context's counter: a prompt remembered
+ * with counts by a counter of another name is not extended. Cost of a step that appends:
+ * comparing the array with the last one by identity, checking each earlier message against its
+ * snapshot (a walk of its values, not of its text), and counting the new messages; for a history
+ * read again, comparing the earlier messages with the new objects and rebuilding the last result
+ * on them too (in proportion to the messages given).
+ *
+ * Calls whose context names no conversation share one slot: a call for another conversation
+ * (ids reused, `m0`, `m1`, ...) finds there a prompt made from other content, which its messages
+ * do not match, and so is handled afresh; nothing of one conversation is ever sent in another's
+ * prompt. Give a `conversationId` to keep each conversation's prompt apart.
  *
  * With a store in the context (`context.lastPrompts`, which the pipeline fills with a provider
  * that is one) and a `conversationId`, the last prompt also outlives the process. After every
  * successful call whose messages all have ids, the prompt is put in the store (the whole prompt,
- * each call). A call with nothing in memory for the conversation, and messages with ids, reads
- * the stored prompt: when the history extends it by ids as above, the prompt is
- * rebuilt (kept messages become the history's own objects, derived ones record their origin in
- * it, summaries are sent as stored) and extended, its report one `cache-aware` step
- * whose counts come from the stored origins (messages folded into a summary count as dropped);
- * otherwise the history is handled as if nothing were remembered. A failed read or put rejects
- * the call with the store's error, and nothing is remembered in memory, so the next call starts
- * from what the store still holds.
+ * each call, with the name of the counter its tokens are by). A call with nothing in memory for
+ * the conversation, and messages with ids, reads the stored prompt, a hint it checks before it
+ * uses it: when the history extends it by ids as above, each message it would send is checked
+ * against the history's message its origin names (a kept one must hold the same data; a derived
+ * one must be that message as it is now, cut short or with parts removed),
+ * then the prompt is rebuilt (kept messages become the history's own objects, derived ones record
+ * their origin in it), its tool pairs checked, counted afresh and extended, its report one
+ * `cache-aware` step whose counts come from the stored origins. A stored prompt that is
+ * malformed (the store's `corrupt_row` or `invalid_stored_prompt` error included), counted by
+ * another counter or by one it does not name (a prompt stored by an earlier release), whose ids
+ * do not match the history, holding a message that does not check out or one made otherwise (a
+ * summary: nothing in the history vouches for its text), or whose rebuilt prompt would split a
+ * tool pair, is ignored: a `context.last_prompt_ignored` event ({@link LAST_PROMPT_IGNORED_EVENT})
+ * naming the reason goes to `context.events`, and the history is handled as if nothing were
+ * remembered (the prompt then stored replaces it). A cut made with a marker other than the
+ * default ones cannot be told from new text, so such a prompt is ignored too. Another failed
+ * read, or a failed put, rejects the call with the store's error, and nothing is remembered in
+ * memory, so the next call starts from what the store still holds.
  *
  * @param options - the compacting compressor, the trigger and target shares, the least a
  *   compaction must clear and how many conversations to remember
@@ -113,8 +155,8 @@ const NO_CONVERSATION = Symbol('no conversation');
  * @throws InvalidOptionError (`invalid_option`) at creation when `trigger` or `target` is not a
  *   number in (0, 1], `target` is above `trigger`, `clearAtLeast` is not a whole number of at
  *   least 0, `maxConversations` not one of at least 1, or `compressor` has no `compress` method
- * @throws InvalidMessageError (`invalid_stored_prompt`) from `compress` when the prompt read from
- *   `context.lastPrompts` is malformed
+ * @throws the error of `context.lastPrompts` or `context.events` from `compress` when one fails
+ *   (other than a store's `corrupt_row` or `invalid_stored_prompt`, which only ignore the prompt)
  */
 export function cacheAware(options: CacheAwareOptions = {}): ContextCompressor {
   const check = optionChecker(SOURCE, 'cacheAware');
@@ -162,24 +204,27 @@ export function cacheAware(options: CacheAwareOptions = {}): ContextCompressor {
       const remembered = last.get(key);
       // Forgotten until this call succeeds: a failed compaction leaves nothing half remembered.
       last.delete(key);
+      // Counts by another counter are no counts: as if nothing were remembered.
+      const known = remembered?.counter === context.counter.name ? remembered : undefined;
       const before =
-        remembered === undefined
+        known === undefined
           ? await storedPrompt(messages, context, limit)
-          : startsWith(messages, remembered.input)
-            ? remembered
-            : rebuilt(asStored(remembered), messages, context, limit);
-      const added = before === undefined ? undefined : messages.slice(before.input.length);
+          : extendsObjects(messages, known)
+            ? known
+            : rebuiltFromMemory(known, messages, context, limit);
       // What would be sent without compacting: the last prompt and the new messages, or, with no
-      // prompt to extend, the history as it is (counted from the newest back, past the trigger at most).
+      // prompt to extend (or new messages that answer a call it left out), the history as it is
+      // (counted from the newest back, past the trigger at most).
       const sent: LastPrompt | undefined =
-        before !== undefined && added !== undefined
-          ? appendedTo(before, messages, added, context, limit)
-          : unchanged(messages, context, limit, trigger * limit);
+        (before === undefined ? undefined : appendedTo(before, messages, context, limit)) ??
+        unchanged(messages, context, limit, trigger * limit);
       if (sent !== undefined && sent.tokens <= trigger * limit) {
         await store(context, sent);
         remember(key, sent);
         return handedOut(sent.result);
       }
+      // Taken before the compaction reads the messages: what it makes is made from this.
+      const snapshots = messages.map((message) => snapshotOf(message));
       const result = await inner.compress(
         messages,
         { ...budget, maxTokens: Math.floor(target * limit), reserveTokens: 0 },
@@ -187,15 +232,17 @@ export function cacheAware(options: CacheAwareOptions = {}): ContextCompressor {
       );
       const tokens = result.report.estimatedTokens;
       const cleared = sent === undefined ? Number.POSITIVE_INFINITY : sent.tokens - tokens;
-      const kept =
+      const kept: LastPrompt =
         sent !== undefined &&
         sent.tokens <= limit &&
         cleared < (clearAtLeast ?? Math.floor(limit / 10))
           ? sent
           : {
               input: [...messages],
+              snapshots,
               result: withLimit(result, limit),
               tokens,
+              counter: context.counter.name,
             };
       await store(context, kept);
       remember(key, kept);
@@ -206,28 +253,42 @@ export function cacheAware(options: CacheAwareOptions = {}): ContextCompressor {
 
 // --- internal helpers ---
 
-/** Whether `messages` begins with the very objects of `before`. */
-function startsWith(messages: readonly Message[], before: readonly Message[]): boolean {
-  if (messages.length < before.length) return false;
-  for (let index = 0; index < before.length; index += 1) {
-    if (messages[index] !== before[index]) return false;
+/**
+ * Whether `messages` begins with the very objects of `before`'s input, each still holding what
+ * it held when it was given (an object edited in place, however deep, is not the message it was).
+ */
+function extendsObjects(messages: readonly Message[], before: LastPrompt): boolean {
+  const { input, snapshots } = before;
+  if (messages.length < input.length) return false;
+  for (let index = 0; index < input.length; index += 1) {
+    if (messages[index] !== input[index]) return false;
+  }
+  for (let index = 0; index < input.length; index += 1) {
+    if (!isUnchanged(snapshots[index] as DataSnapshot, messages[index])) return false;
   }
   return true;
 }
 
-/** The last prompt with `added` appended: the input `messages`, and its tokens. */
+/**
+ * The last prompt with the messages of `messages` after its input appended; undefined when one
+ * of them answers a tool call (or an approval request) the prompt does not hold, which appending
+ * would leave without its call.
+ */
 function appendedTo(
   before: LastPrompt,
   messages: readonly Message[],
-  added: readonly Message[],
   context: CompressContext,
   limit: number,
-): LastPrompt {
+): LastPrompt | undefined {
+  const added = messages.slice(before.input.length);
+  if (!answeredWithin(added, before.result.messages)) return undefined;
   const addedTokens = countTokens(added, context.counter);
   return {
     input: [...messages],
+    snapshots: [...before.snapshots, ...added.map((message) => snapshotOf(message))],
     result: extended(before.result, messages, added, addedTokens, limit),
     tokens: before.tokens + addedTokens,
+    counter: before.counter,
   };
 }
 
@@ -248,6 +309,7 @@ function unchanged(
   }
   return {
     input: [...messages],
+    snapshots: messages.map((message) => snapshotOf(message)),
     result: {
       messages: [...messages],
       report: compressionReport(messages, messages, limit, [
@@ -256,6 +318,7 @@ function unchanged(
       trace: [{ name: 'cache-aware', output: messages }],
     },
     tokens,
+    counter: context.counter.name,
   };
 }
 
@@ -306,11 +369,71 @@ function withLimit(result: CompressResult, limit: number): CompressResult {
 }
 
 /**
+ * The prompt remembered in memory rebuilt against `messages`, a history read again (new objects
+ * with the same ids, perhaps from a later or an earlier start; see {@link rebuilt}). Ids only
+ * find the earlier messages: each one read again must hold what it held when it was given (the
+ * same object unchanged, or a new one with the same data), or nothing is reused. Undefined, so
+ * that the history is handled afresh, when that fails, when an id is missing, or when the
+ * rebuilt prompt would split a tool call from its result.
+ */
+function rebuiltFromMemory(
+  before: LastPrompt,
+  messages: readonly Message[],
+  context: CompressContext,
+  limit: number,
+): LastPrompt | undefined {
+  if (!messages.every(hasId) || !before.input.every(hasId)) return undefined;
+  const inputIds = before.input.map((message) => message.id as string);
+  const positions = positionsIn(inputIds, messages);
+  if (positions === undefined) return undefined;
+  for (let index = 0; index < inputIds.length; index += 1) {
+    const position = positions[index] as number;
+    if (position !== -1 && !heldAsBefore(before, index, messages[position] as Message)) return;
+  }
+  const origins = originsIn(before.result.messages, before.input);
+  // A message the compaction made otherwise (a summary) is sent again only when every message it
+  // was made from was read again (and so checked above); one that says nothing of its sources
+  // only when every earlier message was.
+  for (const [index, message] of before.result.messages.entries()) {
+    if (origins[index] !== null) continue;
+    const sources = sourcesIn(message, before.input);
+    const needed = sources ?? inputIds.map((_, inputIndex) => inputIndex);
+    if (needed.some((inputIndex) => positions[inputIndex] === -1)) return undefined;
+  }
+  const prompt = rebuilt(
+    { inputIds, messages: before.result.messages, origins },
+    positions,
+    messages,
+    context,
+    limit,
+  );
+  if (prompt === undefined || unpaired(prompt.result.messages, prompt.input) !== undefined) return;
+  return { ...prompt, tokens: before.tokens, result: withTokens(prompt.result, before.tokens) };
+}
+
+/**
+ * Whether `message` holds what the earlier input's message at `index` held when it was given:
+ * it is that object, unchanged since; or that object is unchanged since and `message` holds the
+ * same data (a history read again).
+ */
+function heldAsBefore(before: LastPrompt, index: number, message: Message): boolean {
+  const earlier = before.input[index] as Message;
+  const snapshot = before.snapshots[index] as DataSnapshot;
+  if (message === earlier) return isUnchanged(snapshot, message);
+  return isUnchanged(snapshot, earlier) && sameMessage(earlier, message);
+}
+
+/**
  * The conversation's prompt kept in `context.lastPrompts`, rebuilt against `messages` (see
- * {@link rebuilt}), when there is a store, a conversation and a stored prompt; undefined
- * otherwise (the history is then compacted afresh).
- *
- * @throws InvalidMessageError (`invalid_stored_prompt`) when the stored prompt is malformed
+ * {@link rebuilt}), when there is a store, a conversation and a stored prompt that holds up;
+ * undefined otherwise (the history is then handled afresh). What the store returns is checked
+ * first, and ignored, with a `context.last_prompt_ignored` event in `context.events`, when it is
+ * malformed (a store's `corrupt_row` or `invalid_stored_prompt` error included), its counts are
+ * by another counter (or by one it does not name), its input ids do not match `messages`, a
+ * message it would send is not the input message its origin names (a kept one) or not derived
+ * from it as it is now (see {@link derivesFrom}), it holds a message made otherwise (a summary:
+ * nothing in the input vouches for its text), or the rebuilt prompt would split a tool call from
+ * its result. Its `tokens` are not used: the rebuilt prompt is counted.
  */
 async function storedPrompt(
   messages: readonly Message[],
@@ -319,15 +442,92 @@ async function storedPrompt(
 ): Promise<LastPrompt | undefined> {
   const { lastPrompts: store, conversationId } = context;
   if (store === undefined || conversationId === undefined || !messages.every(hasId)) return;
-  const stored: unknown = await store.getLastPrompt(conversationId);
+  let stored: unknown;
+  try {
+    stored = await store.getLastPrompt(conversationId);
+  } catch (error) {
+    if (!isContextError(error, 'corrupt_row') && !isContextError(error, 'invalid_stored_prompt'))
+      throw error;
+    return ignored(context, 'malformed', error.message);
+  }
   if (stored === undefined) return undefined;
-  assertStoredPrompt(stored, SOURCE);
-  return rebuilt(stored, messages, context, limit);
+  try {
+    assertStoredPrompt(stored, SOURCE);
+  } catch (error) {
+    return ignored(context, 'malformed', (error as Error).message);
+  }
+  if (stored.counter !== context.counter.name) {
+    const made = stored.counter === undefined ? 'an unnamed counter' : `"${stored.counter}"`;
+    return ignored(
+      context,
+      'counter',
+      `its tokens were counted by ${made}, not by "${context.counter.name}"`,
+    );
+  }
+  const positions = positionsIn(stored.inputIds, messages);
+  if (positions === undefined || stored.origins.some((origin) => origin === null)) {
+    return positions === undefined
+      ? ignored(context, 'ids', 'its input ids are not, in order, those of the history given')
+      : ignored(context, 'inserted', 'it holds a message no input message vouches for');
+  }
+  for (const [index, origin] of stored.origins.entries()) {
+    const position = positions[(origin as StoredPromptOrigin).inputIndex] as number;
+    if (position === -1) {
+      return ignored(context, 'ids', `messages[${index}] comes from a message not in the history`);
+    }
+    const message = stored.messages[index] as Message;
+    const source = messages[position] as Message;
+    const holds =
+      origin?.derivation === 'kept' ? sameMessage(message, source) : derivesFrom(message, source);
+    if (!holds) {
+      return ignored(
+        context,
+        'content',
+        `messages[${index}] is not ${origin?.derivation === 'kept' ? 'the' : 'derived from the'} history's message ${JSON.stringify(source.id)} as it is now`,
+      );
+    }
+  }
+  const prompt = rebuilt(stored, positions, messages, context, limit);
+  if (prompt === undefined)
+    return ignored(context, 'ids', 'its input ids are not, in order, those of the history given');
+  const problem = unpaired(prompt.result.messages, prompt.input);
+  if (problem !== undefined) return ignored(context, 'tool-pairs', problem);
+  const tokens = countTokens(prompt.result.messages, context.counter);
+  return { ...prompt, tokens, result: withTokens(prompt.result, tokens) };
+}
+
+/** Records that the stored prompt was ignored, and why; returns undefined, as nothing is reused. */
+async function ignored(
+  context: CompressContext,
+  reason: LastPromptIgnoredReason,
+  detail: string,
+): Promise<undefined> {
+  const { events, conversationId } = context;
+  if (events === undefined || conversationId === undefined) return undefined;
+  await events.record({
+    type: LAST_PROMPT_IGNORED_EVENT,
+    conversationId,
+    at: new Date().toISOString(),
+    payload: { compressor: 'cache-aware', reason, detail },
+  });
+  return undefined;
+}
+
+/** `result` whose report's estimate is `tokens`, the rebuilt prompt's. */
+function withTokens(result: CompressResult, tokens: number): CompressResult {
+  return {
+    ...result,
+    report: {
+      ...result.report,
+      estimatedTokens: tokens,
+      steps: result.report.steps.map((step) => ({ ...step, tokensAfter: tokens })),
+    },
+  };
 }
 
 /**
  * A remembered prompt in the form a store keeps it; undefined when its input lacks ids. Derived
- * once per prompt: when it is stored, and again when the next call reads its history afresh.
+ * once per prompt: when it is stored.
  */
 function asStored(prompt: LastPrompt): StoredPrompt | undefined {
   if ('stored' in prompt) return prompt.stored;
@@ -337,34 +537,25 @@ function asStored(prompt: LastPrompt): StoredPrompt | undefined {
         messages: prompt.result.messages,
         origins: originsIn(prompt.result.messages, prompt.input),
         tokens: prompt.tokens,
+        counter: prompt.counter,
       }
     : undefined;
   return prompt.stored;
 }
 
 /**
- * A prompt made from earlier messages, rebuilt against `messages` (a history read again, as new
- * objects with the same ids, and perhaps from a later or an earlier start): kept messages become
- * `messages`' own objects, derived ones record their origin in it, and inserted ones (summaries)
- * are sent as stored. The rebuilt prompt's input is `messages` up to the newest of the earlier
- * input; what follows is new. Undefined, so that the history is compacted afresh, unless
- * `messages` all have ids, hold the earlier input's messages they share in the same order, hold
- * its newest message and every message the prompt was made from. A message of `messages` the
- * earlier input lacked (read this time only) is not sent, as one it held but did not send.
+ * Where each of `inputIds` is in `messages` (-1: not read this time), or undefined when they are
+ * not in the same order there, or the newest of them is missing: `messages` is then no history
+ * read again of the input they name.
  */
-function rebuilt(
-  stored: StoredPrompt | undefined,
+function positionsIn(
+  inputIds: readonly string[],
   messages: readonly Message[],
-  context: CompressContext,
-  limit: number,
-): LastPrompt | undefined {
-  if (stored === undefined || !messages.every(hasId)) return undefined;
-  const { inputIds, origins } = stored;
+): number[] | undefined {
   const positionById = new Map<string, number>();
   messages.forEach((message, index) => {
     positionById.set(message.id as string, index);
   });
-  // Where each earlier input message is in `messages` (-1: not read this time), in order.
   const positions = new Array<number>(inputIds.length);
   let newest = -1;
   for (let index = 0; index < inputIds.length; index += 1) {
@@ -374,6 +565,27 @@ function rebuilt(
     positions[index] = position;
   }
   if (inputIds.length > 0 && positions[inputIds.length - 1] === -1) return undefined;
+  return positions;
+}
+
+/**
+ * A prompt made from earlier messages, rebuilt against `messages` (a history read again, as new
+ * objects with the same ids, and perhaps from a later or an earlier start) whose messages the
+ * caller checked: kept messages become `messages`' own objects, derived ones record their origin
+ * in it, and inserted ones are sent as they were. The rebuilt prompt's input is `messages` up to
+ * the newest of the earlier input; what follows is new. Undefined when a message the prompt was
+ * made from was not read this time, or the prompt sent its input as it was and `messages` does
+ * not begin with that input. A message of `messages` the earlier input lacked (read this time
+ * only) is not sent, as one it held but did not send. Its tokens are the caller's to set.
+ */
+function rebuilt(
+  prompt: Pick<StoredPrompt, 'inputIds' | 'messages' | 'origins'>,
+  positions: readonly number[],
+  messages: readonly Message[],
+  context: CompressContext,
+  limit: number,
+): LastPrompt | undefined {
+  const { inputIds, origins } = prompt;
   // A prompt that sent its input as it was holds nothing a compaction made: with a history that
   // no longer begins with that input, it is the history as it is now.
   const sentAsItWas =
@@ -381,13 +593,19 @@ function rebuilt(
     origins.every((origin, index) => origin?.inputIndex === index && origin.derivation === 'kept');
   if (sentAsItWas && positions.some((position, index) => position !== index)) return undefined;
   if (origins.some((origin) => origin !== null && positions[origin.inputIndex] === -1)) return;
+  const newest = inputIds.length === 0 ? -1 : (positions[inputIds.length - 1] as number);
   const input = messages.slice(0, newest + 1);
-  const sent = stored.messages.map((message, index) => {
+  const sent = prompt.messages.map((message, index) => {
     const origin = origins[index] ?? null;
     if (origin === null) return message;
     const source = input[positions[origin.inputIndex] as number] as Message;
     if (origin.derivation === 'kept') return source;
     const copy = { ...message };
+    // A count the copy carries is the library's own count of what it holds, not the one given.
+    if (copy.tokens !== undefined || copy.tokenCounter !== undefined) {
+      copy.tokens = countMessageTokens(copy, context.counter);
+      copy.tokenCounter = context.counter.name;
+    }
     recordOrigin(copy, source, origin.derivation);
     return copy;
   });
@@ -397,21 +615,22 @@ function rebuilt(
   const step = compressionStep({
     name: 'cache-aware',
     tokensBefore: countTokens(input, context.counter),
-    tokensAfter: stored.tokens,
+    tokensAfter: 0,
     // Parts stripped count as content cut short, as `stripOldThinking` reports them.
     truncated: derived('truncated') + derived('stripped'),
     masked: derived('masked'),
     dropped: input.length - used.size,
   });
-  const report = compressionReport(input, sent, limit, [step]);
   return {
     input,
+    snapshots: input.map((message) => snapshotOf(message)),
     result: {
       messages: sent,
-      report: { ...report, estimatedTokens: stored.tokens },
+      report: compressionReport(input, sent, limit, [step]),
       trace: [{ name: 'cache-aware', output: sent }],
     },
-    tokens: stored.tokens,
+    tokens: 0,
+    counter: context.counter.name,
   };
 }
 
@@ -436,9 +655,10 @@ function hasId(message: Message): boolean {
 /**
  * Where each message of a prompt came from in `input`, every message of which has an id: an
  * input message itself (the same object, or one with its id: a prompt extended after the history
- * was read again from a store holds the earlier objects), a copy made from one (followed back
+ * was read again holds the earlier objects), a copy made from one of its objects (followed back
  * through copies of copies, with the last derivation), or null for a message made otherwise,
- * such as a summary. Derived when the prompt is stored, so nothing is tracked without a store.
+ * such as a summary. Derived when the prompt is stored or rebuilt, so nothing is tracked
+ * otherwise.
  */
 function originsIn(
   output: readonly Message[],
@@ -450,22 +670,130 @@ function originsIn(
     indexByObject.set(message, index);
     indexById.set(message.id as string, index);
   });
-  const indexOf = (message: Message): number | undefined =>
-    indexByObject.get(message) ??
-    (message.id === undefined ? undefined : indexById.get(message.id));
   return output.map((message): StoredPromptOrigin | null => {
-    const kept = indexByObject.get(message) ?? (originOf(message) ? undefined : indexOf(message));
-    if (kept !== undefined) return { inputIndex: kept, derivation: 'kept' };
     const origin = originOf(message);
+    const kept =
+      indexByObject.get(message) ??
+      (origin !== undefined || message.id === undefined ? undefined : indexById.get(message.id));
+    if (kept !== undefined) return { inputIndex: kept, derivation: 'kept' };
     if (origin === undefined || origin.derivation === 'summarized') return null;
-    let source = origin.from[0];
-    while (source !== undefined && indexOf(source) === undefined) {
-      const earlier = originOf(source);
-      if (earlier === undefined || earlier.derivation === 'summarized') return null;
-      source = earlier.from[0];
-    }
-    return source === undefined
-      ? null
-      : { inputIndex: indexOf(source) as number, derivation: origin.derivation };
+    const source = sourceIndex(origin.from[0], indexByObject);
+    return source === undefined ? null : { inputIndex: source, derivation: origin.derivation };
   });
+}
+
+/**
+ * The indexes in `input` of the messages a message made otherwise (a summary) was made from, as
+ * its recorded origin says (through copies of copies); undefined when it records none, or names
+ * a message that is not followed back to one of `input`'s objects.
+ */
+function sourcesIn(message: Message, input: readonly Message[]): number[] | undefined {
+  const origin = originOf(message);
+  if (origin === undefined || origin.from.length === 0) return undefined;
+  const indexByObject = new Map<Message, number>();
+  input.forEach((inputMessage, index) => {
+    indexByObject.set(inputMessage, index);
+  });
+  const sources: number[] = [];
+  for (const from of origin.from) {
+    const source = sourceIndex(from, indexByObject);
+    if (source === undefined) return undefined;
+    sources.push(source);
+  }
+  return sources;
+}
+
+/**
+ * The index of the input object `message` is or was made from, followed back through copies of
+ * copies; by object only, so that a copy of an earlier object with the same id (which may have
+ * held something else) is never taken for a copy of the input's.
+ */
+function sourceIndex(
+  message: Message | undefined,
+  indexByObject: ReadonlyMap<Message, number>,
+): number | undefined {
+  let source = message;
+  while (source !== undefined && !indexByObject.has(source)) {
+    const earlier = originOf(source);
+    if (earlier === undefined || earlier.derivation === 'summarized') return undefined;
+    source = earlier.from[0];
+  }
+  return source === undefined ? undefined : indexByObject.get(source);
+}
+
+/**
+ * Whether every tool result and approval response of `added` answers a call or request in
+ * `added` before it or in `prompt`. Reads `prompt` only when `added` answers something it does
+ * not hold itself (rare: the newest unit of a compaction keeps its calls).
+ */
+function answeredWithin(added: readonly Message[], prompt: readonly Message[]): boolean {
+  const asked = new Set<string>();
+  const missing: string[] = [];
+  for (const message of added) {
+    if (typeof message.content === 'string') continue;
+    for (const part of message.content) {
+      const { ask, answer } = pairKeys(part);
+      if (ask !== undefined) asked.add(ask);
+      if (answer !== undefined && !asked.has(answer)) missing.push(answer);
+    }
+  }
+  if (missing.length === 0) return true;
+  const earlier = new Set<string>();
+  for (const message of prompt) {
+    if (typeof message.content === 'string') continue;
+    for (const part of message.content) {
+      const { ask } = pairKeys(part);
+      if (ask !== undefined) earlier.add(ask);
+    }
+  }
+  return missing.every((key) => earlier.has(key));
+}
+
+/** What a part asks (a call, an approval request) or answers, as keys that pair them. */
+function pairKeys(part: Part): { ask?: string; answer?: string } {
+  switch (part.type) {
+    case 'tool-call':
+      return { ask: `call:${part.toolCallId}` };
+    case 'tool-result':
+      return { answer: `call:${part.toolCallId}` };
+    case 'tool-approval-request':
+      return { ask: `approval:${part.approvalId}` };
+    case 'tool-approval-response':
+      return { answer: `approval:${part.approvalId}` };
+    default:
+      return {};
+  }
+}
+
+/**
+ * What is wrong with the tool pairs of a rebuilt prompt, or undefined: a result or response
+ * without its call or request before it (or any other problem `validateMessages` finds), or a
+ * call or request the prompt holds whose answer `history` holds and the prompt does not.
+ */
+function unpaired(prompt: readonly Message[], history: readonly Message[]): string | undefined {
+  try {
+    validateMessages(prompt, { source: SOURCE });
+  } catch (error) {
+    return (error as Error).message;
+  }
+  const asked = new Set<string>();
+  const answered = new Set<string>();
+  for (const message of prompt) {
+    if (typeof message.content === 'string') continue;
+    for (const part of message.content) {
+      const { ask, answer } = pairKeys(part);
+      if (ask !== undefined) asked.add(ask);
+      if (answer !== undefined) answered.add(answer);
+    }
+  }
+  for (const message of history) {
+    if (typeof message.content === 'string') continue;
+    for (const part of message.content) {
+      const { answer } = pairKeys(part);
+      if (answer !== undefined && asked.has(answer) && !answered.has(answer)) {
+        return `the prompt holds ${answer.replace(':', ' ')} without its answer, which the history holds`;
+      }
+    }
+  }
+  return undefined;
 }

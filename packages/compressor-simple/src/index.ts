@@ -1,4 +1,4 @@
-export { type CacheAwareOptions, cacheAware } from './cache-aware.js';
+export { type CacheAwareOptions, cacheAware, LAST_PROMPT_IGNORED_EVENT } from './cache-aware.js';
 export { type ContextGuardOptions, contextGuard } from './context-guard.js';
 export {
   createSimpleCompressor,

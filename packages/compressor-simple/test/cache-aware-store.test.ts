@@ -1,6 +1,6 @@
 import {
   type CompressContext,
-  InvalidMessageError,
+  createInMemoryEventStore,
   type LastPromptStore,
   type Message,
   type StoredPrompt,
@@ -123,19 +123,30 @@ describe('cacheAware with a last-prompt store', () => {
     expect(after.inputIds).toEqual(other.map((message) => message.id));
   });
 
-  it('refuses a malformed stored prompt with invalid_stored_prompt, naming the field', async () => {
+  it('ignores a malformed stored prompt, recording why, and compacts afresh', async () => {
     const store = memoryStore();
     store.rows.set(
       'c1',
       JSON.stringify({ inputIds: ['m0'], messages: [], origins: [null], tokens: 0 }),
     );
-    const failure = compressor().compress(history(1), budget, withStore(store));
-    await expect(failure).rejects.toSatisfy(
-      (error: unknown) =>
-        InvalidMessageError.isInstance(error) &&
-        error.code === 'invalid_stored_prompt' &&
-        error.message.includes('origins'),
-    );
+    const events = createInMemoryEventStore();
+    const given = await compressor().compress(history(1), budget, {
+      ...withStore(store),
+      events,
+    });
+    const fresh = await compressor().compress(history(1), budget, {
+      counter: charCounter,
+      conversationId: 'c1',
+    });
+    expect(JSON.stringify(given.messages)).toBe(JSON.stringify(fresh.messages));
+    const [event, ...more] = await events.listEvents('c1');
+    expect(more).toEqual([]);
+    expect(event?.type).toBe('context.last_prompt_ignored');
+    expect(event?.payload).toMatchObject({ compressor: 'cache-aware', reason: 'malformed' });
+    expect(JSON.stringify(event?.payload)).toContain('origins');
+    // The call put a sound prompt in its place.
+    const after = JSON.parse(store.rows.get('c1') as string) as StoredPrompt;
+    expect(after.inputIds).toEqual(history(1).map((message) => message.id));
   });
 
   it('propagates a failed put and remembers nothing, so the next call reads the store again', async () => {

@@ -9,7 +9,8 @@ const DERIVATIONS: readonly string[] = ['kept', 'truncated', 'masked', 'stripped
  * Throws a {@link ContextError} (`invalid_stored_prompt`) naming the field unless `prompt` is a
  * {@link StoredPrompt}: `inputIds` an array of strings, `messages` a valid history (see
  * `validateMessages`), `origins` as long as `messages`, each `null` or an `inputIndex` below the
- * number of `inputIds` with a known `derivation`, and `tokens` a non-negative whole number.
+ * number of `inputIds` with a known `derivation`, `tokens` a non-negative whole number, and
+ * `counter`, when present, a non-empty string.
  *
  * @param prompt - the value to check, such as what a store read back
  * @param source - the package named in the error
@@ -30,7 +31,7 @@ export function assertStoredPrompt(
   };
   if (typeof prompt !== 'object' || prompt === null)
     invalid(`expected an object, got ${describe(prompt)}.`);
-  const { inputIds, messages, origins, tokens } = prompt as Partial<StoredPrompt>;
+  const { inputIds, messages, origins, tokens, counter } = prompt as Partial<StoredPrompt>;
   if (!Array.isArray(inputIds)) invalid(`inputIds must be an array, got ${describe(inputIds)}.`);
   (inputIds as unknown[]).forEach((id, index) => {
     if (typeof id !== 'string')
@@ -68,6 +69,8 @@ export function assertStoredPrompt(
   });
   if (typeof tokens !== 'number' || !Number.isInteger(tokens) || tokens < 0)
     invalid(`tokens must be a non-negative whole number, got ${describe(tokens)}.`);
+  if (counter !== undefined && (typeof counter !== 'string' || counter === ''))
+    invalid(`counter must be a non-empty string when present, got ${describe(counter)}.`);
 }
 
 // --- internal helpers ---

@@ -1,3 +1,4 @@
+import type { EventSink } from './event-sink.js';
 import type { LastPromptStore } from './last-prompt-store.js';
 import type { Message } from './message.js';
 import type { TokenBudget } from './token-budget.js';
@@ -19,6 +20,14 @@ export interface CompressContext {
    * @default `undefined`: such a compressor remembers its last prompt in memory only
    */
   lastPrompts?: LastPromptStore;
+  /**
+   * Where a compressor records what it noticed about the conversation (with a `conversationId`),
+   * such as `context.last_prompt_ignored` when `cacheAware` ignores a stored prompt; the manager
+   * passes its `events` (or the fit's).
+   *
+   * @default `undefined`: nothing is recorded
+   */
+  events?: EventSink;
 }
 
 /** What one stage of a compression did. */

@@ -1,5 +1,6 @@
 import type { PredictedCost } from './billed-cost.js';
 import type { CompressionReport } from './context-compressor.js';
+import type { EventSink } from './event-sink.js';
 import type { LastPromptStore } from './last-prompt-store.js';
 import type { Message } from './message.js';
 import type { ModelInfo } from './model-table.js';
@@ -123,6 +124,14 @@ export interface FitOptions {
    * @default none: such a compressor remembers its last prompt in memory only
    */
   lastPrompts?: LastPromptStore;
+  /**
+   * Passed to the compressor as its context's `events`, for what it records about the
+   * conversation (such as `context.last_prompt_ignored`); the fit's `context.compressed` event
+   * still goes to the manager's own `events`.
+   *
+   * @default the manager's `events`
+   */
+  events?: EventSink;
 }
 
 /** Fits the messages of one model step to the model's window. */

@@ -131,6 +131,38 @@ export type SummarySkippedEvent = ContextEventOf<
 >;
 
 /**
+ * Why a stateful compressor ignored a conversation's stored last prompt: it could not be read as
+ * one (`malformed`), its counts are by another counter or by one it does not name (`counter`),
+ * its input ids do not match the history's (`ids`), a message it would send is not the input
+ * message its origin names nor derived from it as that message is now (`content`), it holds a
+ * message made otherwise (a summary) whose content cannot be checked against the input
+ * (`inserted`), or it would leave a tool call or result without its partner (`tool-pairs`).
+ */
+export type LastPromptIgnoredReason =
+  | 'malformed'
+  | 'counter'
+  | 'ids'
+  | 'content'
+  | 'inserted'
+  | 'tool-pairs';
+
+/**
+ * Recorded when a stateful compressor (`cacheAware`) ignores the last prompt a `LastPromptStore`
+ * holds for the conversation and builds the prompt afresh instead.
+ */
+export type LastPromptIgnoredEvent = ContextEventOf<
+  'context.last_prompt_ignored',
+  {
+    /** The compressor's name. */
+    compressor: string;
+    /** Why it was ignored. */
+    reason: LastPromptIgnoredReason;
+    /** What was wrong, in words. */
+    detail: string;
+  }
+>;
+
+/**
  * Recorded after a model call that reported its usage: the figures the provider billed, beside
  * what the manager predicted for that request.
  */
@@ -163,6 +195,7 @@ export type ContextEvent =
   | ContextFallbackEvent
   | SummaryFailedEvent
   | SummarySkippedEvent
+  | LastPromptIgnoredEvent
   | ModelUsageEvent;
 
 /** The type names of {@link ContextEvent}. */

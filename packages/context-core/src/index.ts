@@ -86,6 +86,8 @@ export type {
   ContextResetEvent,
   EventSink,
   EventStore,
+  LastPromptIgnoredEvent,
+  LastPromptIgnoredReason,
   ListEventsOptions,
   ListEventsPageOptions,
   ModelUsageEvent,
@@ -188,6 +190,7 @@ export {
   type ResolveModelLimitsContext,
   resolveModelLimits,
 } from './resolve-model-limits.js';
+export { sameData } from './same-data.js';
 export { unstorableIdProblem } from './storable-id.js';
 export type { StoredSummary, SummaryCoverage, SummaryStore } from './summary-store.js';
 export {

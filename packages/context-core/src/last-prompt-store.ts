@@ -13,7 +13,9 @@ export interface StoredPromptOrigin {
 
 /**
  * A conversation's last prompt as a {@link LastPromptStore} keeps it: enough to extend it after
- * a restart, when the history is read again as new objects with the same ids.
+ * a restart, when the history is read again as new objects with the same ids. What a store
+ * returns is a hint, never trusted: a reader checks each message against the input message its
+ * origin names (the same content, or content derived from it) before sending it.
  */
 export interface StoredPrompt {
   /** The `id`s of the input messages the prompt was made from, in order. */
@@ -25,8 +27,15 @@ export interface StoredPrompt {
    * such as a summary. As long as `messages`.
    */
   origins: (StoredPromptOrigin | null)[];
-  /** Tokens of `messages`, by the counter of the compression that made them. */
+  /** Tokens of `messages`, by the counter named in `counter`. */
   tokens: number;
+  /**
+   * The `name` of the counter that made `tokens`. A reader given another counter ignores the
+   * prompt (its counts would be wrong), and so does one given a prompt without it.
+   *
+   * @default absent in prompts stored before the counter was recorded: such a prompt is ignored
+   */
+  counter?: string;
 }
 
 /**

@@ -76,7 +76,7 @@ export interface ContextManagerOptions {
   counter?: TokenCounter;
   /**
    * Receives one `context.compressed` event per fit that names a `conversationId`, with every
-   * change.
+   * change; the compressor gets it too, for what it records (unless the fit gives its own).
    *
    * @default none
    */
@@ -188,6 +188,7 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
       const messagesLimit = limit - systemTokens - toolsTokens;
       if (messagesLimit < 0) throw overhead({ limit, systemTokens, toolsTokens });
       const { conversationId, signal, lastPrompts } = fitOptions;
+      const compressorEvents = fitOptions.events ?? events;
       const result = await compressor.compress(
         messages,
         maxCharsPerMessage === undefined
@@ -198,6 +199,7 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
           ...(conversationId === undefined ? {} : { conversationId }),
           ...(signal === undefined ? {} : { signal }),
           ...(lastPrompts === undefined ? {} : { lastPrompts }),
+          ...(compressorEvents === undefined ? {} : { events: compressorEvents }),
         },
       );
       const output = result.messages;

@@ -90,7 +90,8 @@ export interface ContextPipelineOptions {
    */
   modelOverrides?: Readonly<Record<string, ModelTableEntry>>;
   /**
-   * Receives one `context.compressed` event per build.
+   * Receives one `context.compressed` event per build, and what the compressor records (such as
+   * `context.last_prompt_ignored`).
    *
    * @default `undefined`: no events are recorded
    */
@@ -242,6 +243,7 @@ export function createContextPipeline(options: ContextPipelineOptions): ContextP
           conversationId,
           maxTokens: requestLimit,
           ...(lastPrompts === undefined ? {} : { lastPrompts }),
+          ...(events === undefined ? {} : { events }),
         }).catch((error: unknown) => {
           // The system prompt, tools and input leave no room, or the history cannot fit in it.
           if (!isContextError(error, 'budget_exceeded')) throw error;

@@ -1,4 +1,9 @@
-import { assertStoredPrompt, type LastPromptStore, type Message } from '@ctxkit/context-core';
+import {
+  assertStoredPrompt,
+  isContextError,
+  type LastPromptStore,
+  type Message,
+} from '@ctxkit/context-core';
 import { SOURCE } from './source.js';
 
 /** What a pipeline keeps of a conversation's last build, to size the next build's read. */
@@ -16,7 +21,8 @@ export interface LastBuild {
 export interface LastBuilds {
   /**
    * The conversation's last build: from memory, or, after a restart, the ids sent from the
-   * prompt stored in `lastPrompts`; undefined when neither knows.
+   * prompt stored in `lastPrompts` (only a hint of how far back to read); undefined when neither
+   * knows, or the stored prompt is malformed.
    */
   of(conversationId: string): Promise<LastBuild | undefined>;
   /** Records what a build read and which of those messages it sent (`sentMessages`). */
@@ -41,9 +47,17 @@ export function createLastBuilds(lastPrompts: LastPromptStore | undefined): Last
     async of(conversationId) {
       const known = builds.get(conversationId);
       if (known !== undefined || lastPrompts === undefined) return known;
-      const stored: unknown = await lastPrompts.getLastPrompt(conversationId);
-      if (stored === undefined) return undefined;
-      assertStoredPrompt(stored, SOURCE);
+      let stored: unknown;
+      try {
+        stored = await lastPrompts.getLastPrompt(conversationId);
+        if (stored === undefined) return undefined;
+        assertStoredPrompt(stored, SOURCE);
+      } catch (error) {
+        // A malformed prompt is only a hint lost: the compressor ignores it too, and says so.
+        if (isContextError(error, 'corrupt_row') || isContextError(error, 'invalid_stored_prompt'))
+          return undefined;
+        throw error;
+      }
       const sent = new Set<string>();
       for (const origin of stored.origins) {
         if (origin !== null) sent.add(stored.inputIds[origin.inputIndex] as string);

@@ -2,8 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cacheAware, contextGuard } from '@ctxkit/compressor-simple';
-import type { ContextProvider, Message } from '@ctxkit/context-core';
+import type { ContextProvider, Message, StoredPrompt } from '@ctxkit/context-core';
 import { createSqliteProvider, type KyselyProvider } from '@ctxkit/provider-sqlite';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { call, charCounter, result, user } from '../../context-core/test/helpers.js';
 import { plainAssembler } from '../../context-core/test/reference-compressor.js';
@@ -15,9 +16,10 @@ afterEach(() => {
 });
 
 /** A pipeline with a fresh cacheAware over `provider`, as a process that just started. */
-const pipelineOver = (provider: ContextProvider) =>
+const pipelineOver = (provider: ContextProvider, events?: KyselyProvider) =>
   createContextPipeline({
     provider,
+    ...(events === undefined ? {} : { events }),
     compressor: cacheAware({
       compressor: contextGuard({
         toolResults: { maxOutputChars: 300, headChars: 100, tailChars: 100 },
@@ -34,6 +36,16 @@ const turn = (index: number): Message[] => [
   call(`t${index}`),
   result(`t${index}`, 'a line of output\n'.repeat(25)),
 ];
+
+/** Runs one statement on the database file through a connection of its own, as a person would. */
+const update = (filename: string, statement: string, ...values: string[]) => {
+  const database = new Database(filename);
+  try {
+    expect(database.prepare(statement).run(...values).changes).toBe(1);
+  } finally {
+    database.close();
+  }
+};
 
 /** The history part of a build's prompt (the plain assembler puts the system prompt first). */
 const historyOf = (messages: readonly Message[]): Message[] => messages.slice(1);
@@ -101,5 +113,95 @@ describe('createContextPipeline over a provider that keeps last prompts', () => 
       expect(listed.length).toBe(sent.length);
       for (const change of listed) expect(change.id).toBe(sent[change.outputIndex as number]?.id);
     }
+  });
+
+  it("ignores a hand-edited row that plants another conversation's content, recording why", async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'ctxkit-last-prompt-'));
+    cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
+    const filename = join(folder, 'history.db');
+    const provider = createSqliteProvider({ filename, counter: charCounter });
+    cleanups.push(() => void provider.close());
+    // Another conversation, whose tool output holds its own secret.
+    const secret = 'c2-only: password=swordfish';
+    await provider.append('c2', [
+      user('question c2'),
+      call('c2-t0'),
+      result('c2-t0', `${secret}\n${'its output\n'.repeat(10)}`),
+    ]);
+    // c1, until its stored prompt holds an output cut short.
+    const pipeline = pipelineOver(provider, provider);
+    let turns = 0;
+    const row = async (): Promise<StoredPrompt> => {
+      const { prompt } = await provider.db
+        .selectFrom('last_prompts')
+        .select('prompt')
+        .where('conversation_id', '=', 'c1')
+        .executeTakeFirstOrThrow();
+      return JSON.parse(prompt) as StoredPrompt;
+    };
+    while (
+      !(await row().catch(() => undefined))?.origins.some((o) => o?.derivation === 'truncated')
+    ) {
+      expect(turns).toBeLessThan(30);
+      await provider.append('c1', turn(turns));
+      turns += 1;
+      await pipeline.build('c1', { system: 'Be terse.' });
+    }
+    const ignored = async () =>
+      (await provider.listEvents('c1', { type: 'context.last_prompt_ignored' })).map(
+        (event) => event.payload.reason,
+      );
+    expect(await ignored()).toEqual([]);
+
+    // Someone edits the row: the cut output now holds the other conversation's secret.
+    const cut = (await row()).origins.findIndex((origin) => origin?.derivation === 'truncated');
+    update(
+      filename,
+      "update last_prompts set prompt = json_set(prompt, ?, ?) where conversation_id = 'c1'",
+      `$.messages[${cut}].content[0].output`,
+      secret,
+    );
+    await provider.append('c1', [user('and then?')]);
+    const edited = await pipelineOver(provider, provider).build('c1', { system: 'Be terse.' });
+    expect(JSON.stringify(edited.messages)).not.toContain('swordfish');
+    expect(await ignored()).toEqual(['content']);
+
+    // Or plants a whole message of it, as one a compaction inserted (a summary).
+    const planted = await row();
+    planted.messages.push({ role: 'user', content: secret });
+    planted.origins.push(null);
+    update(
+      filename,
+      "update last_prompts set prompt = ? where conversation_id = 'c1'",
+      JSON.stringify(planted),
+    );
+    await provider.append('c1', [user('and then again?')]);
+    const inserted = await pipelineOver(provider, provider).build('c1', { system: 'Be terse.' });
+    expect(JSON.stringify(inserted.messages)).not.toContain('swordfish');
+    expect(await ignored()).toEqual(['content', 'inserted']);
+  });
+
+  it('ignores, after a restart, a prompt stored by a release that did not record its counter', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'ctxkit-last-prompt-'));
+    cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
+    const filename = join(folder, 'history.db');
+    const provider = createSqliteProvider({ filename, counter: charCounter });
+    cleanups.push(() => void provider.close());
+    for (let index = 0; index < 3; index += 1) {
+      await provider.append('c1', turn(index));
+      await pipelineOver(provider, provider).build('c1', { system: 'Be terse.' });
+    }
+    // The row as an earlier release wrote it: no counter.
+    update(
+      filename,
+      "update last_prompts set prompt = json_remove(prompt, '$.counter') where conversation_id = 'c1'",
+    );
+    await provider.append('c1', [user('and then?')]);
+    await pipelineOver(provider, provider).build('c1', { system: 'Be terse.' });
+    await provider.append('c1', [user('and then again?')]);
+    await pipelineOver(provider, provider).build('c1', { system: 'Be terse.' });
+    // Once: the build that ignored it stored the prompt again, with its counter.
+    const events = await provider.listEvents('c1', { type: 'context.last_prompt_ignored' });
+    expect(events.map((event) => event.payload.reason)).toEqual(['counter']);
   });
 });

@@ -70,6 +70,7 @@ export async function writeLastPrompt(
     })),
     origins: prompt.origins,
     tokens: prompt.tokens,
+    ...(prompt.counter === undefined ? {} : { counter: prompt.counter }),
   };
   const values = { prompt: JSON.stringify(stored), updated_at: new Date().toISOString() };
   await db

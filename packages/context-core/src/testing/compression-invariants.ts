@@ -8,9 +8,9 @@ import {
   type Part,
   type ToolResultPart,
 } from '../message.js';
+import { sameData } from '../same-data.js';
 import { budgetLimit, type TokenBudget } from '../token-budget.js';
 import type { TokenCounter } from '../token-counter.js';
-import { sameData } from './same-data.js';
 
 /** One compression to check: what went in, what came out. */
 export interface CompressionCase {

@@ -1,3 +1,4 @@
+export { sameData } from '../same-data.js';
 export {
   arbitraryHistory,
   arbitraryHistoryWithBudget,
@@ -19,7 +20,6 @@ export {
   fuzzSeed,
 } from './fuzz-parameters.js';
 export { kitCounter } from './kit-counter.js';
-export { sameData } from './same-data.js';
 export { SAMPLE_TEXT_KINDS, type SampleTextKind, sampleText } from './sample-text.js';
 export { type SeededRandom, seededRandom } from './seeded-random.js';
 export { type SpyCounter, spyCounter } from './spy-counter.js';

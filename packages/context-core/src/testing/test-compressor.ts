@@ -7,6 +7,7 @@ import {
 } from '../context-compressor.js';
 import { copyData } from '../copy-data.js';
 import type { Message } from '../message.js';
+import { sameData } from '../same-data.js';
 import type { TokenBudget } from '../token-budget.js';
 import type { TokenCounter } from '../token-counter.js';
 import { arbitraryHistoryWithBudget, type HistoryArbitraryOptions } from './arbitraries.js';
@@ -14,7 +15,6 @@ import { compressionInvariants, measureCompressionCase } from './compression-inv
 import { deepFreeze } from './deep-freeze.js';
 import { fuzzParameters } from './fuzz-parameters.js';
 import { kitCounter } from './kit-counter.js';
-import { sameData } from './same-data.js';
 
 /** Options of {@link testCompressor}. */
 export interface TestCompressorOptions {
