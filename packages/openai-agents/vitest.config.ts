@@ -23,6 +23,8 @@ export default defineProject({
     name: 'openai-agents',
     ...sharedTestOptions,
     ...selection(),
+    // Its own selection, and the integration tests left out of `pnpm test:unit`.
+    exclude: [...selection().exclude, ...(sharedTestOptions.exclude ?? [])],
     // provider-sqlite's throwaway PostgreSQL cluster, for the session tests.
     globalSetup: ['../provider-sqlite/test/postgres/global-setup.ts'],
   },

@@ -5,7 +5,6 @@
  * checked; text, JSON and YAML blocks are counted; a block without a language fails. It prints
  * how many blocks it checked and ran.
  */
-import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
@@ -20,6 +19,7 @@ import {
   type TypeScriptKind,
   typeScriptKind,
 } from './code-blocks.js';
+import { runCommand } from './run-command.js';
 
 /** Under the repository (gitignored .tmp/), so that its node_modules links reach the workspace. */
 const scratch = join(REPO_ROOT, '.tmp', 'docs-snippets');
@@ -78,18 +78,6 @@ function linkWorkspaceDependencies(): void {
   }
 }
 
-/** Runs a command; resolves with its exit status and output. */
-function run(command: string, args: string[], cwd: string, timeout = 120_000) {
-  return new Promise<{ failed: boolean; output: string }>((done) =>
-    execFile(
-      command,
-      args,
-      { cwd, timeout, maxBuffer: 64 * 1024 * 1024 },
-      (error, stdout, stderr) => done({ failed: error !== null, output: `${stdout}${stderr}` }),
-    ),
-  );
-}
-
 /** Type-checks the files of one folder of `scratch`; returns tsc's errors. */
 async function typeCheck(folder: 'programs' | 'fragments'): Promise<string[]> {
   const files = typeScript
@@ -111,13 +99,14 @@ async function typeCheck(folder: 'programs' | 'fragments'): Promise<string[]> {
     }),
   );
   const tsc = join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-  const { failed, output } = await run(
+  const { failed, output } = await runCommand(
     process.execPath,
     [tsc, '-p', tsconfig, '--pretty', 'false'],
     scratch,
   );
   const errors = output.split('\n').filter((line) => line.includes(': error TS'));
-  if (failed && errors.length === 0) throw new Error(`tsc failed:\n${output}`);
+  if (failed && errors.length === 0)
+    throw new Error(`tsc failed without an error line:\n${output}`);
   return errors;
 }
 
@@ -182,11 +171,11 @@ describe('code blocks of the documentation', () => {
 
   it('type-check: whole programs', async () => {
     expect(await typeCheck('programs')).toEqual([]);
-  }, 300_000);
+  });
 
   it('type-check: fragments, with the names of fragment-preamble.d.ts declared', async () => {
     expect(await typeCheck('fragments')).toEqual([]);
-  }, 300_000);
+  });
 
   it('run: every whole program exits 0, every test file passes under vitest', async () => {
     const programs = typeScript.filter((block) => block.kind === 'program');
@@ -194,11 +183,10 @@ describe('code blocks of the documentation', () => {
     const vitest = join(REPO_ROOT, 'node_modules', 'vitest', 'vitest.mjs');
     const failures: string[] = [];
     for (const block of typeScript.filter((candidate) => candidate.kind === 'test')) {
-      const { failed, output } = await run(
+      const { failed, output } = await runCommand(
         process.execPath,
         [vitest, 'run', '--config', vitestConfig(), '--root', scratch, block.path],
         scratch,
-        300_000,
       );
       // Exit 0 with tests run: a file whose tests were all filtered out would prove nothing.
       const ran = /Tests\s+\d+ passed/.test(stripVTControlCharacters(output));
@@ -207,7 +195,7 @@ describe('code blocks of the documentation', () => {
     for (const block of programs) {
       const cwd = join(scratch, 'run', block.path.replace(/\W+/g, '-'));
       mkdirSync(cwd, { recursive: true });
-      const { failed, output } = await run(
+      const { failed, output } = await runCommand(
         nodeFor(block),
         [tsx, '--conditions=@ctxkit/source', join(scratch, block.path)],
         cwd,
@@ -227,7 +215,8 @@ describe('code blocks of the documentation', () => {
         `${count('sh')} shell (scripts and package names checked); ` +
         `${count('text')} text, ${count('json')} JSON, ${count('yaml')} YAML not checked`,
     );
-  }, 600_000);
+    // Every program in turn: many commands, each with its own limit.
+  }, 3_600_000);
 });
 
 describe('the code-block checker', () => {

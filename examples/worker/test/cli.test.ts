@@ -26,9 +26,7 @@ async function cli(args: string[], env: Record<string, string>) {
 }
 
 describe('the command line', () => {
-  it('enqueues, runs with the scripted model and inspects a conversation', {
-    timeout: 60_000,
-  }, async () => {
+  it('enqueues, runs with the scripted model and inspects a conversation', async () => {
     const database = tempDatabase();
     cleanups.push(database.remove);
     const env = { CTX_DB: database.file, CTX_COUNTER: 'heuristic', CTX_OFFLOAD: 'off' };
@@ -59,9 +57,7 @@ describe('the command line', () => {
     expect(inspected.stdout).toMatch(/ 1 {2}done {11}1 {2}Why does payments-api keep restarting\?/);
   });
 
-  it('refuses a bad configuration with every problem named, and bad usage', {
-    timeout: 60_000,
-  }, async () => {
+  it('refuses a bad configuration with every problem named, and bad usage', async () => {
     const bad = await cli(['run'], { MAX_CONTEXT_TOKENS: 'lots', CTX_COUNTER: 'words' });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain(

@@ -58,7 +58,7 @@ beforeAll(async () => {
   expect(demo.stdout).toContain(`The demo's database: ${database.file}`);
   before = checksum(database.file);
   browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox'] });
-}, 300_000);
+});
 
 afterAll(async () => {
   await browser?.close();

@@ -21,9 +21,7 @@ afterEach(async () => {
 });
 
 describe('a worker killed in the middle of a task', () => {
-  it('leaves the task to another worker after the lease lapses, which completes it exactly once', {
-    timeout: 30_000,
-  }, async () => {
+  it('leaves the task to another worker after the lease lapses, which completes it exactly once', async () => {
     let held = false;
     const server = await startChatCompletionsServer((request: ReceivedRequest, index) => {
       if (request.body.messages.at(-1)?.role === 'user') {

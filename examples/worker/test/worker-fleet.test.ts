@@ -27,9 +27,7 @@ describe.skipIf(url === '')(
       await admin?.end();
     });
 
-    it('completes every task exactly once, in order, when workers are killed mid-task and connections drop', {
-      timeout: 240_000,
-    }, async () => {
+    it('completes every task exactly once, in order, when workers are killed mid-task and connections drop', async () => {
       const database = `fleet_${process.pid}_${Date.now()}`;
       await admin?.query(`create database ${database}`);
       const databaseUrl = url.replace(/\/postgres$/, `/${database}`);

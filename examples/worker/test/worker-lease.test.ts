@@ -110,9 +110,7 @@ describe('the lease fences the write of a task', () => {
     expect(stalled.lines.filter((line) => line.startsWith('INFO task'))).toEqual([]);
   });
 
-  it('a worker killed right after storing the turn on the last allowed attempt leaves the task done, never failed', {
-    timeout: 30_000,
-  }, async () => {
+  it('a worker killed right after storing the turn on the last allowed attempt leaves the task done, never failed', async () => {
     const database = tempDatabase();
     cleanups.push(database.remove);
     const env = {

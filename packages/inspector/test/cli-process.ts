@@ -8,14 +8,21 @@ export const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
 const NODE_ARGS = ['--conditions=@ctxkit/source', '--import', 'tsx', CLI];
 
-/** Runs `ctxkit` with `args` as a separate process, to its end. */
+/**
+ * Runs `ctxkit` with `args` as a separate process, to its end, or to a limit that only a hang
+ * reaches (its stderr then says so, after what the process printed).
+ */
 export function runCtxkit(args: string[], env: Record<string, string> = {}) {
   const result = spawnSync(process.execPath, [...NODE_ARGS, ...args], {
     cwd: PACKAGE_DIR,
     encoding: 'utf8',
     env: { ...process.env, NO_COLOR: '', ...env },
+    timeout: 600_000,
   });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  const stopped = result.signal
+    ? `\n[ctxkit ${args.join(' ')} was stopped by ${result.signal}]`
+    : '';
+  return { status: result.status, stdout: result.stdout, stderr: `${result.stderr}${stopped}` };
 }
 
 /**

@@ -49,7 +49,7 @@ describe.skipIf(url === '')(`on PostgreSQL${skipReason ? ` (skipped: ${skipReaso
     }
     await provider.close();
     await db.destroy();
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await admin?.query(`drop database if exists ${ctxkitDatabase} with (force)`);

@@ -87,7 +87,7 @@ describe('the SQLite store behaves like the in-memory reference store', () => {
       ),
       fuzzParameters(100),
     );
-  }, 120_000);
+  });
 });
 
 // --- internal helpers ---

@@ -84,7 +84,7 @@ describe('bounded reads through the read caches', () => {
       ),
       fuzzParameters(25),
     );
-  }, 120_000);
+  });
 });
 
 // --- internal helpers ---

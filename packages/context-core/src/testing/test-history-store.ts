@@ -483,6 +483,9 @@ export function testHistoryStore<Store extends HistoryStore>(
               after = page.next;
               if (after === undefined) break;
               expect(page.items).toHaveLength(limit);
+              // Archives are made between the pages of one pass through the steps, then no more:
+              // made faster than read, oldest first, they would keep the listing going.
+              if (step >= steps.length) continue;
               for (let made = 0; made < between; made++) await archiveOf(made + 1);
             }
             expect(read).toEqual(

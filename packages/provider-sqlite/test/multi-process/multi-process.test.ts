@@ -63,7 +63,7 @@ it(`${CHILDREN} processes appending to one new file at once lose nothing and nev
   expect(raw.prepare(migrations).pluck().all()).toEqual(expected.prepare(migrations).pluck().all());
   expected.close();
   raw.close();
-}, 120_000);
+});
 
 // --- internal helpers ---
 

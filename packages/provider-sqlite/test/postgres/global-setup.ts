@@ -1,4 +1,5 @@
 import type { TestProject } from 'vitest/node';
+import { unitTestsOnly } from '../../../../vitest.shared.js';
 import { findPostgresBin, startPostgresCluster } from './postgres-cluster.js';
 
 declare module 'vitest' {
@@ -16,8 +17,8 @@ declare module 'vitest' {
  * printed reason, unless `CTXKIT_REQUIRE_POSTGRES=1` (set by CI), which makes that an error.
  */
 export default async function setup(project: TestProject): Promise<(() => void) | undefined> {
-  const skip = (reason: string) => {
-    if (process.env.CTXKIT_REQUIRE_POSTGRES === '1') {
+  const skip = (reason: string, required = process.env.CTXKIT_REQUIRE_POSTGRES === '1') => {
+    if (required) {
       throw new Error(`PostgreSQL tests are required (CTXKIT_REQUIRE_POSTGRES=1) but ${reason}`);
     }
     console.warn(`[provider-sqlite] PostgreSQL tests skipped: ${reason}`);
@@ -25,6 +26,10 @@ export default async function setup(project: TestProject): Promise<(() => void) 
     project.provide('postgresSkipReason', reason);
     return undefined;
   };
+  if (unitTestsOnly()) {
+    // Its tests are left out of this run: no server to start.
+    return skip('pnpm test:unit runs no PostgreSQL test (pnpm test runs them).', false);
+  }
   const bin = findPostgresBin();
   if (bin === undefined) {
     return skip(

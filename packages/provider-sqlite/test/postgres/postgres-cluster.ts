@@ -1,4 +1,4 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -82,6 +82,23 @@ export async function startPostgresCluster(
         (error) => (error ? reject(error) : resolve()),
       ),
     );
+  // Stops the server and removes a temporary folder when this process ends in any way, before
+  // `stop()`: Ctrl-C, SIGTERM, a crash or SIGKILL, which run no handler of ours.
+  const watchdog = startWatchdog(
+    [
+      asServer.command,
+      ...asServer.prefix,
+      join(bin, 'pg_ctl'),
+      '-D',
+      data,
+      '-m',
+      'immediate',
+      '-w',
+      'stop',
+    ],
+    data,
+    kept === undefined ? folder : undefined,
+  );
   const startArgs = [
     '-D',
     data,
@@ -118,6 +135,7 @@ export async function startPostgresCluster(
     }
     run('pg_ctl', startArgs);
   } catch (error) {
+    watchdog.kill();
     if (kept === undefined) rmSync(folder, { recursive: true, force: true });
     throw error;
   }
@@ -126,6 +144,7 @@ export async function startPostgresCluster(
     kill: () => runAsync('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']),
     restart: () => runAsync('pg_ctl', startArgs),
     stop() {
+      watchdog.kill();
       if (kept !== undefined) {
         run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
         return;
@@ -143,6 +162,39 @@ export async function startPostgresCluster(
 }
 
 // --- internal helpers ---
+
+/**
+ * What the watchdog runs once its standard input closes, which the operating system does when
+ * the process that started it ends, however it ends: `pg_ctl stop` (again while a server is
+ * still up, as when the end came during a start), then the folder removed, if one is given.
+ */
+const WATCHDOG_SCRIPT = `read -r _
+for attempt in 1 2 3 4 5 6 7 8 9 10; do
+  "$@" >/dev/null 2>&1
+  sleep 1
+  [ -e "$CTXKIT_POSTGRES_DATA/postmaster.pid" ] || break
+done
+if [ -n "$CTXKIT_POSTGRES_REMOVE" ]; then rm -rf "$CTXKIT_POSTGRES_REMOVE"; fi`;
+
+/**
+ * A detached shell (its own session, so a Ctrl-C meant for the test run does not reach it)
+ * holding the read end of a pipe from this process; kill it once the server is stopped.
+ *
+ * @param stop - `pg_ctl -D <data> -m immediate -w stop`, with its `runuser` prefix when needed
+ * @param data - the cluster's data folder
+ * @param remove - the folder to remove after the stop, or `undefined` to keep it
+ */
+function startWatchdog(stop: string[], data: string, remove: string | undefined): ChildProcess {
+  const watchdog = spawn('sh', ['-c', WATCHDOG_SCRIPT, 'ctxkit-postgres-watchdog', ...stop], {
+    detached: true,
+    stdio: ['pipe', 'ignore', 'ignore'],
+    env: { ...process.env, CTXKIT_POSTGRES_DATA: data, CTXKIT_POSTGRES_REMOVE: remove ?? '' },
+  });
+  // Neither the shell nor the pipe keeps this process alive.
+  watchdog.unref();
+  (watchdog.stdin as unknown as { unref(): void }).unref();
+  return watchdog;
+}
 
 /** How to run the server tools: directly, or as `postgres` through `runuser` when root. */
 function serverUser(folder: string): { command: string; prefix: string[] } {

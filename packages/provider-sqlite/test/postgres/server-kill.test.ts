@@ -15,7 +15,6 @@ const PER_PHASE = 15;
 
 it.skipIf(inject('postgresUrl') === '')(
   `appends survive the server being killed and restarted: every acknowledged one is stored once, and they resume${skipReason ? ` (skipped: ${skipReason})` : ''}`,
-  { timeout: 180_000 },
   async () => {
     // A server of its own: killing the shared one would break the other test files.
     const cluster = await startPostgresCluster(findPostgresBin() as string);
