@@ -7,7 +7,7 @@ const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
 /**
  * Checks the shape the converters rely on: `messages` an array, each message an object with a
  * known role and content that is text or an array of part objects (a system message's content is
- * text).
+ * text), a tool result's output an object.
  *
  * @param messages - what the caller gave as AI SDK messages
  * @throws InvalidMessageError (`invalid_message`) naming the message's index, the field and what
@@ -43,6 +43,13 @@ export function assertSdkMessages(messages: unknown): void {
         throw invalidPrompt(
           `messages[${index}].content[${partIndex}] must be a part object, got ${describeValue(part)}.`,
           { index, part: partIndex },
+        );
+      }
+      const { type, output } = part as { type?: unknown; output?: unknown };
+      if (type === 'tool-result' && (typeof output !== 'object' || output === null)) {
+        throw invalidPrompt(
+          `messages[${index}].content[${partIndex}].output must be a tool output object ({ type, value }), got ${describeValue(output)}.`,
+          { index, part: partIndex, field: 'output' },
         );
       }
     });

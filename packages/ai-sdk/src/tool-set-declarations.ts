@@ -1,10 +1,12 @@
 import {
   type DataSnapshot,
   isUnchanged,
+  optionChecker,
   snapshotOf,
   type ToolDeclaration,
 } from '@ctxkit/context-core';
 import { asSchema, type ToolSet } from 'ai';
+import { SOURCE } from './source.js';
 
 interface Declared {
   /** Per tool: its name, the tool object, its type, description, schema object and `id`. */
@@ -26,8 +28,12 @@ const declared = new WeakMap<ToolSet, Declared>();
  *   Schema given through `jsonSchema()` is the schema the declaration holds, so an edit inside it
  *   is seen where it is counted; a Zod or Standard Schema is read by identity: give a new one to
  *   change it)
+ * @throws InvalidOptionError (`invalid_option`), as a rejection, when `tools` is not an object of
+ *   tools by name or one of its tools is not an object
  */
 export function toolSetDeclarations(tools: ToolSet): Promise<readonly ToolDeclaration[]> {
+  const problem = toolSetProblem(tools);
+  if (problem !== undefined) return Promise.reject(problem);
   const entries = Object.entries(tools);
   const fields = entries.flatMap(([name, tool]) => {
     const entry = tool as Record<string, unknown>;
@@ -58,4 +64,28 @@ export function toolSetDeclarations(tools: ToolSet): Promise<readonly ToolDeclar
   );
   declared.set(tools, { fields, args: args.map((value) => snapshotOf(value)), declarations });
   return declarations;
+}
+
+// --- internal helpers ---
+
+/** The error for a value that is not a tool set of tool objects, or `undefined`. */
+function toolSetProblem(tools: unknown): Error | undefined {
+  const check = optionChecker(SOURCE, 'toolSetDeclarations');
+  if (!isObject(tools)) {
+    return check.invalid('tools', tools, 'an AI SDK ToolSet: an object of tools by name');
+  }
+  for (const [name, tool] of Object.entries(tools)) {
+    if (!isObject(tool)) {
+      return check.invalid(
+        `tools[${JSON.stringify(name)}]`,
+        tool,
+        'a tool object (from tool(), dynamicTool() or a provider)',
+      );
+    }
+  }
+  return undefined;
+}
+
+function isObject(value: unknown): value is object {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

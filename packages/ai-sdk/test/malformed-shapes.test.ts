@@ -1,5 +1,5 @@
 import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
-import { InvalidMessageError } from '@ctxkit/context-core';
+import { InvalidMessageError, InvalidOptionError } from '@ctxkit/context-core';
 import { contextErrorRejectedBy, contextErrorThrownBy } from '@ctxkit/context-core/testing';
 import type { ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import {
   contextPrepareStep,
   fromModelMessages,
   fromPrompt,
+  toolSetDeclarations,
 } from '../src/index.js';
 
 // Every malformed shape gives InvalidMessageError naming the message (and part), as the other
@@ -104,6 +105,16 @@ const SHAPES: { name: string; messages: () => unknown; names: string }[] = [
     ],
     names: 'messages[2].content[0].output.self',
   },
+  {
+    name: 'a tool result whose output is null',
+    messages: () => [
+      {
+        role: 'tool',
+        content: [{ type: 'tool-result', toolCallId: 'a', toolName: 't', output: null }],
+      },
+    ],
+    names: 'messages[0].content[0].output',
+  },
 ];
 
 function expectTyped(error: unknown, names: string): void {
@@ -140,5 +151,26 @@ describe.each(SHAPES)('$name', ({ messages, names }) => {
         }))(),
     );
     expectTyped(rejected, names);
+  });
+});
+
+/** Tool sets that are not objects of tool objects, and what the error must name. */
+const TOOL_SETS: { name: string; tools: () => unknown; names: string }[] = [
+  { name: 'null', tools: () => null, names: 'option tools must be' },
+  { name: 'undefined', tools: () => undefined, names: 'option tools must be' },
+  { name: 'a number', tools: () => 1, names: 'option tools must be' },
+  { name: 'a string', tools: () => 'x', names: 'option tools must be' },
+  { name: 'an array holding null', tools: () => [null], names: 'option tools must be' },
+  { name: 'a tool that is null', tools: () => ({ t: null }), names: 'option tools["t"] must be' },
+];
+
+describe.each(TOOL_SETS)('toolSetDeclarations given $name', ({ tools, names }) => {
+  it('rejects with InvalidOptionError naming the function and the option', async () => {
+    const error = await contextErrorRejectedBy(
+      (async () => toolSetDeclarations(tools() as never))(),
+    );
+    expect(InvalidOptionError.isInstance(error)).toBe(true);
+    expect(error.message).toContain('[ctxkit/ai-sdk] toolSetDeclarations:');
+    expect(error.message).toContain(names);
   });
 });

@@ -1,6 +1,13 @@
-import type { ContextManager, FitReport, Message, ToolDeclaration } from '@ctxkit/context-core';
+import {
+  type ContextManager,
+  type FitReport,
+  type Message,
+  optionChecker,
+  type ToolDeclaration,
+} from '@ctxkit/context-core';
 import type { BaseMessage } from '@langchain/core/messages';
 import { originOf, rememberOrigin } from './message-origin.js';
+import { SOURCE } from './source.js';
 import { type ConversionRepair, toCtxkitMessages } from './to-ctxkit-messages.js';
 import { toLangChainMessage } from './to-langchain-messages.js';
 import { toolDeclarations } from './tool-declarations.js';
@@ -59,6 +66,7 @@ export interface LangChainFitResult {
  * @returns the messages to send, the report and the repairs
  * @throws InvalidMessageError (`invalid_message`) for messages that cannot be converted or form
  *   no valid history
+ * @throws InvalidOptionError (`invalid_option`) when `options.tools` is given and not an array
  * @throws BudgetError (`budget_exceeded`) when the system prompt, the tools and what must be kept
  *   do not fit
  */
@@ -67,6 +75,13 @@ export async function fitLangChainMessages(
   messages: readonly BaseMessage[],
   options: LangChainFitOptions = {},
 ): Promise<LangChainFitResult> {
+  if (options.tools !== undefined && !Array.isArray(options.tools)) {
+    throw optionChecker(SOURCE, 'fitLangChainMessages').invalid(
+      'tools',
+      options.tools,
+      'an array of tools (StructuredTools, tool definitions or built-in tool objects)',
+    );
+  }
   const converted = toCtxkitMessages(messages);
   if (options.keepFirstUserMessage !== false) pinFirstUserMessage(converted.messages);
   const system = systemOf(options.system);

@@ -1,10 +1,12 @@
 import {
   type DataSnapshot,
   isUnchanged,
+  optionChecker,
   snapshotOf,
   type ToolDeclaration,
 } from '@ctxkit/context-core';
 import { convertToOpenAITool } from '@langchain/core/utils/function_calling';
+import { SOURCE } from './source.js';
 
 /** Each tool's declaration, with snapshots of what it was made from (see {@link sourcesOf}). */
 const declarations = new WeakMap<
@@ -22,8 +24,16 @@ const declarations = new WeakMap<
  * @param tools - the tools bound to the model: `StructuredTool`s, tool definitions, built-in
  *   tool objects
  * @returns one declaration per tool
+ * @throws InvalidOptionError (`invalid_option`) when `tools` is not an array
  */
 export function toolDeclarations(tools: readonly unknown[]): ToolDeclaration[] {
+  if (!Array.isArray(tools)) {
+    throw optionChecker(SOURCE, 'toolDeclarations').invalid(
+      'tools',
+      tools,
+      'an array of tools (StructuredTools, tool definitions or built-in tool objects)',
+    );
+  }
   return tools.map((tool) => {
     if (typeof tool !== 'object' || tool === null) return { name: String(tool) };
     const now = sourcesOf(tool);

@@ -29,8 +29,9 @@ type Fields = Record<string, unknown>;
  * @param items - the items, oldest first
  * @returns one message per item, in order
  * @throws InvalidMessageError (`invalid_message`) when `items` is not an array, an item is not an
- *   object, or a message item's content is neither text nor an array of content parts, naming
- *   the item's index
+ *   object, a message item's content is neither text nor an array of content parts, or a
+ *   reasoning item's content is an array holding something other than text parts, naming the
+ *   item's index
  */
 export function itemsToMessages(items: readonly AgentInputItem[]): Message[] {
   return convertItems(items);
@@ -75,6 +76,14 @@ function convertItem(fields: Fields, index: number): Message {
       index,
     );
   }
+  if (fields.type === 'reasoning' && Array.isArray(fields.content) && !validReasoning(fields)) {
+    throw invalidItem(
+      `Item ${index} (a reasoning item) has content that`,
+      fields.content,
+      'an array of text parts ({ type: "input_text", text })',
+      index,
+    );
+  }
   return itemToMessage(fields);
 }
 
@@ -105,6 +114,13 @@ function validContent(item: Fields): boolean {
   return (
     Array.isArray(content) &&
     content.every((part) => typeof part === 'object' && part !== null && !Array.isArray(part))
+  );
+}
+
+function validReasoning(item: Fields): boolean {
+  return (item.content as unknown[]).every(
+    (part) =>
+      typeof part === 'object' && part !== null && typeof (part as Fields).text === 'string',
   );
 }
 

@@ -1,8 +1,8 @@
-import { InvalidMessageError } from '@ctxkit/context-core';
-import { contextErrorRejectedBy } from '@ctxkit/context-core/testing';
+import { InvalidMessageError, InvalidOptionError } from '@ctxkit/context-core';
+import { contextErrorRejectedBy, contextErrorThrownBy } from '@ctxkit/context-core/testing';
 import { Agent, type AgentInputItem } from '@openai/agents-core';
 import { describe, expect, it } from 'vitest';
-import { contextInputFilter } from '../src/index.js';
+import { agentToolDeclarations, contextInputFilter, itemsToMessages } from '../src/index.js';
 
 // The same malformed shapes as every adapter's table: each gives InvalidMessageError (from the
 // conversion, or from the manager's check of what it made), never a TypeError or RangeError.
@@ -56,6 +56,11 @@ const SHAPES: { name: string; items: () => unknown[]; names: string }[] = [
     items: () => [ask, call(nested(100_000))],
     names: 'nested more than',
   },
+  {
+    name: 'a reasoning item holding a null part',
+    items: () => [ask, { type: 'reasoning', content: [null] }],
+    names: 'Item 1 (a reasoning item)',
+  },
 ];
 
 describe.each(SHAPES)('$name', ({ items, names }) => {
@@ -70,6 +75,48 @@ describe.each(SHAPES)('$name', ({ items, names }) => {
         }))(),
     );
     expect(InvalidMessageError.isInstance(error)).toBe(true);
+    expect(error.message).toContain(names);
+  });
+});
+
+describe.each(SHAPES)('itemsToMessages given $name', ({ items, names }) => {
+  it('throws InvalidMessageError naming it, or converts it', () => {
+    let error: unknown;
+    try {
+      itemsToMessages(items() as AgentInputItem[]);
+    } catch (thrown) {
+      error = contextErrorThrownBy(() => {
+        throw thrown;
+      });
+    }
+    if (error === undefined) return;
+    expect(InvalidMessageError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toContain(names);
+  });
+});
+
+/** Values that are not agents, and what the error must name. */
+const AGENTS: { name: string; agent: () => unknown; names: string }[] = [
+  { name: 'null', agent: () => null, names: 'option agent must be an Agent' },
+  { name: 'an empty object', agent: () => ({}), names: 'option agent.tools must be an array' },
+  { name: 'an array', agent: () => [], names: 'option agent must be an Agent' },
+  {
+    name: 'an agent with a null tool',
+    agent: () => ({ tools: [null], handoffs: [] }),
+    names: 'option agent.tools[0] must be a tool object',
+  },
+  {
+    name: 'an agent with a null handoff',
+    agent: () => ({ tools: [], handoffs: [null] }),
+    names: 'option agent.handoffs[0] must be an Agent or a Handoff',
+  },
+];
+
+describe.each(AGENTS)('agentToolDeclarations given $name', ({ agent, names }) => {
+  it('throws InvalidOptionError naming the function and the option', () => {
+    const error = contextErrorThrownBy(() => agentToolDeclarations(agent() as Agent));
+    expect(InvalidOptionError.isInstance(error)).toBe(true);
+    expect(error.message).toContain('[ctxkit/openai-agents] agentToolDeclarations:');
     expect(error.message).toContain(names);
   });
 });

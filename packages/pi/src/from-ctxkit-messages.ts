@@ -1,5 +1,4 @@
 import {
-  InvalidMessageError,
   type MediaData,
   type Message,
   messageText,
@@ -7,6 +6,7 @@ import {
   partLabel,
   type ToolResultOutput,
   toolOutputText,
+  validateMessages,
 } from '@ctxkit/context-core';
 import type { AgentMessage } from '@mariozechner/pi-agent-core';
 import type {
@@ -19,7 +19,6 @@ import type {
   UserMessage,
 } from '@mariozechner/pi-ai';
 import { PI_CUSTOM, PI_FIELDS, SOURCE } from './source.js';
-import { describe } from './to-ctxkit-messages.js';
 
 /**
  * Converts ctxkit's messages to pi's agent messages: the inverse of {@link toCtxkitMessages},
@@ -39,16 +38,11 @@ import { describe } from './to-ctxkit-messages.js';
  *
  * @param messages - ctxkit's messages, oldest first
  * @returns pi's messages, in the same order (one per message, one per tool result)
- * @throws InvalidMessageError (`invalid_message`) when `messages` is not an array
+ * @throws InvalidMessageError (`invalid_message`) when `messages` is not a well-formed history
+ *   (see `validateMessages` in context-core), naming the message, the part and the field
  */
 export function fromCtxkitMessages(messages: readonly Message[]): AgentMessage[] {
-  if (!Array.isArray(messages)) {
-    throw new InvalidMessageError({
-      code: 'invalid_message',
-      source: SOURCE,
-      message: `Expected an array of ctxkit messages, got ${describe(messages)}.`,
-    });
-  }
+  validateMessages(messages, { source: SOURCE });
   return messages.flatMap((message) => fromCtxkitMessage(message));
 }
 

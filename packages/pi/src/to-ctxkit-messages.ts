@@ -275,7 +275,7 @@ function invalid(message: string, details: Record<string, unknown>): InvalidMess
 }
 
 /** A short description of a value for error messages. */
-export function describe(value: unknown): string {
+function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'string')

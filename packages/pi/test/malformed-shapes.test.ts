@@ -1,8 +1,8 @@
-import { InvalidMessageError } from '@ctxkit/context-core';
+import { InvalidMessageError, type Message } from '@ctxkit/context-core';
 import { contextErrorThrownBy } from '@ctxkit/context-core/testing';
 import type { AgentMessage } from '@mariozechner/pi-agent-core';
 import { describe, expect, it } from 'vitest';
-import { contextTransform, toCtxkitMessages } from '../src/index.js';
+import { contextTransform, fromCtxkitMessages, toCtxkitMessages } from '../src/index.js';
 
 // The same malformed shapes as every adapter's table: each gives InvalidMessageError (from the
 // conversion, or from the manager's check of what it made), never a TypeError or RangeError.
@@ -94,5 +94,70 @@ describe.each(SHAPES)('$name', ({ messages, names }) => {
         ),
       ).toBe(true);
     }
+  });
+});
+
+const result = (output?: unknown) => ({
+  role: 'tool',
+  content: [
+    {
+      type: 'tool-result',
+      toolCallId: 'c1',
+      toolName: 'read',
+      ...(output === undefined ? {} : { output }),
+    },
+  ],
+});
+const calling = {
+  role: 'assistant',
+  content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'read', input: {} }],
+};
+
+/** Malformed ctxkit messages, and what the error must name. */
+const CTXKIT_SHAPES: { name: string; messages: () => unknown[]; names: string }[] = [
+  { name: 'a null message', messages: () => [null], names: 'message 0:' },
+  {
+    name: 'content that is null',
+    messages: () => [{ role: 'user', content: null }],
+    names: 'message 0 (content)',
+  },
+  {
+    name: 'content that is a number',
+    messages: () => [{ role: 'user', content: 5 }],
+    names: 'message 0 (content)',
+  },
+  {
+    name: 'a null part',
+    messages: () => [{ role: 'user', content: [null] }],
+    names: 'message 0, part 0:',
+  },
+  {
+    name: 'a tool result without an output',
+    messages: () => [calling, result()],
+    names: 'message 1, part 0 (tool-result.output)',
+  },
+  {
+    name: 'a tool result whose output is null',
+    messages: () => [calling, result(null)],
+    names: 'message 1, part 0 (tool-result.output)',
+  },
+  {
+    name: 'a content output whose value is null',
+    messages: () => [calling, result({ type: 'content', value: null })],
+    names: 'message 1, part 0 (tool-result.output)',
+  },
+  {
+    name: 'a system message whose content is null',
+    messages: () => [{ role: 'system', content: null }],
+    names: 'message 0 (content)',
+  },
+];
+
+describe.each(CTXKIT_SHAPES)('fromCtxkitMessages given $name', ({ messages, names }) => {
+  it('throws InvalidMessageError naming it', () => {
+    const error = contextErrorThrownBy(() => fromCtxkitMessages(messages() as Message[]));
+    expect(InvalidMessageError.isInstance(error)).toBe(true);
+    expect(error.message).toContain('[ctxkit/pi]');
+    expect(error.message).toContain(names);
   });
 });
