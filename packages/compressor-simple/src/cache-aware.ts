@@ -27,7 +27,7 @@ import {
   validateMessages,
 } from '@ctxkit/context-core';
 import { contextGuard } from './context-guard.js';
-import { derivesFrom, sameMessage } from './derived-from.js';
+import { type CopyDerivation, derivesFrom, sameMessage } from './derived-from.js';
 import { SOURCE } from './package-source.js';
 
 /** Options of {@link cacheAware}. */
@@ -134,7 +134,9 @@ export const LAST_PROMPT_IGNORED_EVENT = 'context.last_prompt_ignored';
  * the conversation, and messages with ids, reads the stored prompt, a hint it checks before it
  * uses it: when the history extends it by ids as above, each message it would send is checked
  * against the history's message its origin names (a kept one must hold the same data; a derived
- * one must be that message as it is now, cut short or with parts removed),
+ * one must be what its derivation makes of that message as it is now: cut around the default
+ * marker with its true count, masked, or stripped of reasoning), each input message named at most
+ * once and in input order,
  * then the prompt is rebuilt (kept messages become the history's own objects, derived ones record
  * their origin in it), its tool pairs checked, counted afresh and extended, its report one
  * `cache-aware` step whose counts come from the stored origins. A stored prompt that is
@@ -470,6 +472,19 @@ async function storedPrompt(
       ? ignored(context, 'ids', 'its input ids are not, in order, those of the history given')
       : ignored(context, 'inserted', 'it holds a message no input message vouches for');
   }
+  // Each input message is sent at most once, in the order of the input: a prompt that sends one
+  // twice, or sends them in another order, is no prompt this library made.
+  for (let index = 1; index < stored.origins.length; index += 1) {
+    const earlier = (stored.origins[index - 1] as StoredPromptOrigin).inputIndex;
+    const origin = stored.origins[index] as StoredPromptOrigin;
+    if (origin.inputIndex <= earlier) {
+      return ignored(
+        context,
+        'content',
+        `messages[${index}] comes from input message ${origin.inputIndex}, not after messages[${index - 1}]'s (${earlier}): each input message is sent at most once, in order`,
+      );
+    }
+  }
   for (const [index, origin] of stored.origins.entries()) {
     const position = positions[(origin as StoredPromptOrigin).inputIndex] as number;
     if (position === -1) {
@@ -478,7 +493,9 @@ async function storedPrompt(
     const message = stored.messages[index] as Message;
     const source = messages[position] as Message;
     const holds =
-      origin?.derivation === 'kept' ? sameMessage(message, source) : derivesFrom(message, source);
+      origin?.derivation === 'kept'
+        ? sameMessage(message, source)
+        : derivesFrom(message, source, (origin as StoredPromptOrigin).derivation as CopyDerivation);
     if (!holds) {
       return ignored(
         context,

@@ -1,4 +1,6 @@
 import {
+  isMediaPart,
+  isReasoningPart,
   type Message,
   type Part,
   partLabel,
@@ -28,38 +30,45 @@ export function sameMessage(a: Message, b: Message): boolean {
   return true;
 }
 
+/** What a copy is, as a stored prompt's origin names it. */
+export type CopyDerivation = 'truncated' | 'masked' | 'stripped';
+
 /**
- * Whether `copy` could have been made from `source` as it is now by this package's strategies:
- * the same message (see {@link sameMessage}), or one whose every field but `content` is the
- * same and whose content holds nothing `source` lacks. Its parts are some of the source's
- * parts, in order (others removed), each the same, or a text part naming a removed part (its
- * label, as a stand-in does), or one whose texts (a text part's, a tool output's, a content
- * output's items) are the source's texts cut short: a start, a known marker (the default
- * truncation marker, the default mask marker, either with the ellipses and line feeds around
- * it that masking adds) and an end. A JSON output may be cut to a text of its JSON. What no
- * strategy makes from `source`, such as a message from another conversation, a message
- * written over in a store, or a cut of the message as it was before an edit, does not pass. A
- * cut made with a custom marker does not pass either: the text that stands for what was cut
- * cannot be told from new text.
+ * Whether `copy` could have been made from `source` as it is now by this package's strategies
+ * doing `derivation`: the same message (see {@link sameMessage}), or one whose every field but
+ * `content` is the same and whose content is what that strategy makes of `source`'s. `stripped`:
+ * the source's parts in order with only reasoning parts taken out. `truncated` and `masked`: the
+ * source's parts in order, only reasoning, opaque and media parts taken out, each other part the
+ * same, or a text part naming a removed part (its label, as a stand-in does), or one whose texts
+ * (a text part's, a tool output's, a content output's items, or those items' text together) are
+ * the source's texts cut once as the strategy cuts them: a start, the strategy's default marker
+ * with the true count in it (`truncated`: the characters removed; `masked`: the characters of
+ * the original, with the ellipses and line feeds around it that masking adds) and an end. A JSON
+ * output may be cut to a text of its JSON. What no strategy makes from `source`, such as a
+ * message from another conversation, a message written over in a store, a start and an end of
+ * the source with no marker between them, or a cut of the message as it was before an edit, does
+ * not pass. A cut made with a custom marker does not pass either: the text that stands for what
+ * was cut cannot be told from new text.
  *
  * @param copy - the message to check, such as one a store read back
  * @param source - the input message its origin names
+ * @param derivation - what its origin says was done to `source`
  * @returns whether `copy` derives from `source`
  */
-export function derivesFrom(copy: Message, source: Message): boolean {
+export function derivesFrom(
+  copy: Message,
+  source: Message,
+  derivation: CopyDerivation = 'truncated',
+): boolean {
   if (sameMessage(copy, source)) return true;
-  const keys = new Set([...Object.keys(copy), ...Object.keys(source)]);
-  for (const key of keys) {
-    if (key === 'tokens' || key === 'tokenCounter' || key === 'content') continue;
-    if (
-      !sameData(
-        (copy as unknown as Record<string, unknown>)[key],
-        (source as unknown as Record<string, unknown>)[key],
-      )
-    )
-      return false;
+  if (!sameBut(copy, source, 'content', 'tokens', 'tokenCounter')) return false;
+  const copies = partsOf(copy.content);
+  const sources = partsOf(source.content);
+  if (derivation === 'stripped') {
+    return inOrder(copies, sources, (part) => isReasoningPart(part), sameData);
   }
-  return inOrder(partsOf(copy.content), partsOf(source.content), partDerivesFrom);
+  const kind = derivation === 'masked' ? MASK : TRUNCATION;
+  return inOrder(copies, sources, isRemovable, (part, from) => partDerivesFrom(part, from, kind));
 }
 
 // --- internal helpers ---
@@ -69,36 +78,47 @@ function partsOf(content: Message['content']): readonly Part[] {
   return typeof content === 'string' ? [{ type: 'text', text: content }] : content;
 }
 
+/** Whether a strategy may take `part` out whole: reasoning, opaque and media parts. */
+function isRemovable(part: Part): boolean {
+  return isReasoningPart(part) || part.type === 'opaque' || isMediaPart(part);
+}
+
 /**
- * Whether each of `copies` derives from one of `sources`, in order, each source used once. The
- * earliest source a copy derives from is taken: any match leaves the later sources to the later
+ * Whether each of `copies` derives from one of `sources`, in order, each source used once, and
+ * every source no copy derives from may be skipped. The earliest source a copy derives from is
+ * taken, skipping only sources that may be: any match leaves the later sources to the later
  * copies, so taking the earliest never misses one.
  */
 function inOrder<Item>(
   copies: readonly Item[],
   sources: readonly Item[],
+  skippable: (source: Item) => boolean,
   derives: (copy: Item, source: Item) => boolean,
 ): boolean {
   let next = 0;
   for (const copy of copies) {
-    while (next < sources.length && !derives(copy, sources[next] as Item)) next += 1;
+    while (next < sources.length && !derives(copy, sources[next] as Item)) {
+      if (!skippable(sources[next] as Item)) return false;
+      next += 1;
+    }
     if (next === sources.length) return false;
     next += 1;
   }
+  for (; next < sources.length; next += 1) if (!skippable(sources[next] as Item)) return false;
   return true;
 }
 
-/** Whether `copy` is `source`, its stand-in, or `source` with its texts cut. */
-function partDerivesFrom(copy: Part, source: Part): boolean {
+/** Whether `copy` is `source`, its stand-in, or `source` with its texts cut by `kind`. */
+function partDerivesFrom(copy: Part, source: Part, kind: CutKind): boolean {
   if (sameData(copy, source)) return true;
   if (copy.type === 'text' && source.type !== 'text' && isStandIn(copy, source)) return true;
   if (copy.type !== source.type) return false;
   if (copy.type === 'text') {
-    return sameBut(copy, source, 'text') && isCutOf(copy.text, (source as typeof copy).text);
+    return sameBut(copy, source, 'text') && isCutOf(copy.text, (source as typeof copy).text, kind);
   }
   if (copy.type === 'tool-result') {
     const output = (source as typeof copy).output;
-    return sameBut(copy, source, 'output') && outputDerivesFrom(copy.output, output);
+    return sameBut(copy, source, 'output') && outputDerivesFrom(copy.output, output, kind);
   }
   return false;
 }
@@ -111,74 +131,135 @@ function isStandIn(copy: Part & { type: 'text' }, source: Part): boolean {
   );
 }
 
-/** Whether two objects hold the same data in every key but `except`. */
-function sameBut(copy: object, source: object, except: string): boolean {
+/** Whether two objects hold the same data in every key but those of `except`. */
+function sameBut(copy: object, source: object, ...except: string[]): boolean {
   const keys = new Set([...Object.keys(copy), ...Object.keys(source)]);
   for (const key of keys) {
-    if (key === except) continue;
+    if (except.includes(key)) continue;
     if (!sameData((copy as Record<string, unknown>)[key], (source as Record<string, unknown>)[key]))
       return false;
   }
   return true;
 }
 
-/** Whether a tool output is `source` with its text cut, its JSON cut as text, or items cut. */
-function outputDerivesFrom(copy: ToolResultOutput, source: ToolResultOutput): boolean {
+/**
+ * Whether a tool output is `source` with its text cut, its JSON cut as text, or a content output
+ * with its items cut one by one, or (truncation) their text cut as one, as `truncateToolResults`
+ * cuts it: its other items the same or stand-ins, in place.
+ */
+function outputDerivesFrom(
+  copy: ToolResultOutput,
+  source: ToolResultOutput,
+  kind: CutKind,
+): boolean {
   if (sameData(copy, source)) return true;
   if (typeof copy === 'string') {
-    if (typeof source === 'string') return isCutOf(copy, source);
-    return source.type === 'json' && isCutOf(copy, toolOutputText(source));
+    if (typeof source === 'string') return isCutOf(copy, source, kind);
+    return source.type === 'json' && isCutOf(copy, toolOutputText(source), kind);
   }
   if (copy.type !== 'content' || typeof source === 'string' || source.type !== 'content')
     return false;
-  return inOrder(copy.value, source.value, itemDerivesFrom);
-}
-
-/** Whether a content output's item is `source`, its stand-in, or its text cut. */
-function itemDerivesFrom(copy: ToolOutputContentPart, source: ToolOutputContentPart): boolean {
-  return partDerivesFrom(copy, source);
+  const itemWise =
+    copy.value.length === source.value.length &&
+    copy.value.every((item, index) =>
+      partDerivesFrom(item, source.value[index] as ToolOutputContentPart, kind),
+    );
+  return itemWise || (kind === TRUNCATION && textCutAsOne(copy.value, source.value));
 }
 
 /**
- * The markers this package's strategies put where they cut text, with their numbers as any
- * digits: the default truncation marker, and the default mask marker with the ellipses and line
- * feeds masking puts around it.
+ * Whether `copy` is `source` with the text of its text items cut as one, as
+ * `truncateToolResults` cuts it: the items that are not text the same, in place, and each run of
+ * text items between them what the cut leaves of it (the marker in the first run it reaches).
  */
-const MARKERS =
-  /\n\n\.\.\. \[\d+ characters truncated\] \.\.\.\n\n|…?\n?\[\.\.\. \d+ lines? omitted, \d+ characters originally \.\.\.\]\n?…?/g;
+function textCutAsOne(
+  copy: readonly ToolOutputContentPart[],
+  source: readonly ToolOutputContentPart[],
+): boolean {
+  const copyRuns = textRuns(copy);
+  const sourceRuns = textRuns(source);
+  if (!sameData(copyRuns.others, sourceRuns.others)) return false;
+  const copyText = copyRuns.texts.join('');
+  const sourceText = sourceRuns.texts.join('');
+  const cut = cutAt(copyText, sourceText, TRUNCATION);
+  if (cut === undefined) return false;
+  const tailStart = sourceText.length - cut.tail;
+  const marker = copyText.slice(cut.head, copyText.length - cut.tail);
+  let marked = false;
+  let start = 0;
+  for (const [index, run] of sourceRuns.texts.entries()) {
+    const end = start + run.length;
+    let expected = run;
+    if (end > cut.head && start < tailStart) {
+      const head = start < cut.head ? sourceText.slice(start, cut.head) : '';
+      const tail = end > tailStart ? sourceText.slice(tailStart, end) : '';
+      expected = `${head}${marked ? '' : marker}${tail}`;
+      marked = true;
+    }
+    if (copyRuns.texts[index] !== expected) return false;
+    start = end;
+  }
+  return true;
+}
 
-/**
- * Whether `text` is `source` cut short: a start of it and an end of it, with at most one known
- * marker between them (either may be empty), and no longer than `source`.
- */
-function isCutOf(text: string, source: string): boolean {
-  if (text === source) return true;
-  if (startAndEnd(text, source)) return true;
-  for (const match of text.matchAll(MARKERS)) {
-    const head = text.slice(0, match.index);
-    const tail = text.slice(match.index + match[0].length);
-    if (
-      head.length + tail.length <= source.length &&
-      source.startsWith(head) &&
-      source.endsWith(tail)
-    ) {
-      return true;
+/** The texts of a content output's runs of text items, and the items between them. */
+function textRuns(items: readonly ToolOutputContentPart[]): {
+  texts: string[];
+  others: ToolOutputContentPart[];
+} {
+  const texts = [''];
+  const others: ToolOutputContentPart[] = [];
+  for (const item of items) {
+    if (item.type === 'text') texts[texts.length - 1] += item.text;
+    else {
+      others.push(item);
+      texts.push('');
     }
   }
-  return false;
+  return { texts, others };
 }
 
-/** Whether `text` is a start of `source` followed by an end of it, not overlapping. */
-function startAndEnd(text: string, source: string): boolean {
-  if (text.length > source.length) return false;
-  let prefix = 0;
-  while (prefix < text.length && text.charCodeAt(prefix) === source.charCodeAt(prefix)) prefix += 1;
-  let suffix = 0;
-  while (
-    suffix < text.length &&
-    text.charCodeAt(text.length - 1 - suffix) === source.charCodeAt(source.length - 1 - suffix)
-  ) {
-    suffix += 1;
+/** The marker a kind of cut puts where it cuts, its count as any digits. */
+type CutKind = RegExp;
+
+/** The default truncation marker (see `defaultTruncationMarker`). */
+const TRUNCATION: CutKind = /\n\n\.\.\. \[(\d+) characters truncated\] \.\.\.\n\n/g;
+
+/**
+ * The default mask marker (see `defaultMaskMarker`), with the ellipses and line feeds masking
+ * puts around it.
+ */
+const MASK: CutKind =
+  /(…?)(\n?)\[\.\.\. \d+ lines? omitted, (\d+) characters originally \.\.\.\](\n?)(…?)/g;
+
+/**
+ * Whether `text` is `source`, or `source` cut once by `kind` (see {@link cutAt}).
+ */
+function isCutOf(text: string, source: string, kind: CutKind): boolean {
+  return text === source || cutAt(text, source, kind) !== undefined;
+}
+
+/**
+ * How `text` is `source` cut once by `kind`: the length of the start and of the end of `source`
+ * it keeps around the one marker it holds, whose count is the true one (the characters removed,
+ * or, for a mask, the source's characters); undefined when it is not.
+ */
+function cutAt(
+  text: string,
+  source: string,
+  kind: CutKind,
+): { head: number; tail: number } | undefined {
+  const matches = [...text.matchAll(kind)];
+  for (const match of matches) {
+    const head = text.slice(0, match.index);
+    const tail = text.slice(match.index + match[0].length);
+    // A mask's count is the characters of the whole original.
+    if (kind === MASK && Number(match[3]) !== source.length) continue;
+    if (head.length + tail.length > source.length) continue;
+    if (!source.startsWith(head) || !source.endsWith(tail)) continue;
+    if (kind === TRUNCATION && Number(match[1]) !== source.length - head.length - tail.length)
+      continue;
+    return { head: head.length, tail: tail.length };
   }
-  return prefix + suffix >= text.length;
+  return undefined;
 }
