@@ -11,8 +11,15 @@ export const INTEGRATION_TESTS = [
   '**/test/multi-process/**',
   '**/test/node-22.test.ts',
   // The inspector's command run as a process, and the testing kits bundled for a browser.
-  `${import.meta.dirname}/packages/inspector/test/inspect.test.ts`,
-  `${import.meta.dirname}/packages/inspector/test/bad-input.test.ts`,
+  ...[
+    'inspect',
+    'bad-input',
+    'conversation-names',
+    'database-files',
+    'malformed-rows',
+    'terminal-escapes',
+    'viewer-security',
+  ].map((name) => `${import.meta.dirname}/packages/inspector/test/${name}.test.ts`),
   '**/test/browser-bundle.test.ts',
 ];
 
