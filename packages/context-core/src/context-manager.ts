@@ -3,6 +3,7 @@ import type { CompressionReport } from './context-compressor.js';
 import type { LastPromptStore } from './last-prompt-store.js';
 import type { Message } from './message.js';
 import type { ModelInfo } from './model-table.js';
+import type { OptionKeys } from './option-checker.js';
 import type { TokenCounter } from './token-counter.js';
 import type { ToolDeclaration } from './tool-declaration.js';
 
@@ -124,6 +125,16 @@ export interface FitOptions {
    */
   lastPrompts?: LastPromptStore;
 }
+
+/** The keys of {@link FitOptions}: a manager's `fit` refuses any other. */
+export const FIT_OPTION_KEYS = Object.freeze({
+  system: true,
+  tools: true,
+  signal: true,
+  maxTokens: true,
+  conversationId: true,
+  lastPrompts: true,
+} satisfies OptionKeys<FitOptions>);
 
 /** Fits the messages of one model step to the model's window. */
 export interface ContextManager {
