@@ -146,11 +146,15 @@ export interface ContextManager {
   readonly model: ModelInfo | undefined;
   /**
    * Fits `messages` with the system prompt and tools to the budget: array in, array out. The
-   * input is never mutated; what is not removed comes out as the same objects.
+   * input is never mutated; what is not removed comes out as the same objects. The array is read
+   * once (its length, then each index) into a copy that validation, the compressor and the report
+   * all use; messages holding getters or setters are refused (see `validateMessages`).
    *
    * @param messages - the messages of this step, oldest first
    * @param options - the system prompt, the tools, the signal, a tighter budget
    * @returns the messages to send and the report
+   * @throws InvalidOptionError (`unknown_option`) for an option `fit` does not take;
+   *   (`invalid_option`) for a `conversationId` that is not valid (see `assertConversationId`)
    */
   fit(messages: readonly Message[], options?: FitOptions): Promise<FitResult>;
   /**

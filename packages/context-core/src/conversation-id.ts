@@ -6,7 +6,8 @@ export const MAX_CONVERSATION_ID_LENGTH = 1024;
 
 /**
  * Throws unless `conversationId` is a conversation id every part of ctxkit takes: a non-empty
- * string of at most {@link MAX_CONVERSATION_ID_LENGTH} code units, without control characters
+ * string of at most {@link MAX_CONVERSATION_ID_LENGTH} code units, not only white space, without
+ * control characters
  * (U+0000 to U+001F, U+007F to U+009F) or lone surrogates, so that it is stored, logged and read
  * back exactly as written. Every function that takes a conversation id (a manager's `fit`, a
  * pipeline's `build`, the stores, the compressors' context, the adapters' options) checks it
@@ -30,11 +31,12 @@ export function assertConversationId(
     code: 'invalid_option',
     source,
     message:
-      `${where === undefined ? '' : `${where}: `}the conversation id ${problem}. Pass a ` +
-      `non-empty string of at most ${MAX_CONVERSATION_ID_LENGTH} characters without control ` +
-      "characters, such as your application's id of the conversation.",
+      `${where === undefined ? '' : `${where}: `}conversationId must be a conversation id: a ` +
+      `non-empty string of at most ${MAX_CONVERSATION_ID_LENGTH} characters, not only white ` +
+      `space, without control characters or lone surrogates; ${problem}. Pass your ` +
+      "application's id of the conversation.",
     details: {
-      ...(where === undefined ? {} : { function: where }),
+      ...(where === undefined ? {} : { factory: where }),
       option: 'conversationId',
       conversationId,
     },
@@ -45,20 +47,19 @@ export function assertConversationId(
 
 /** What is wrong with `id` as a conversation id, or `undefined`. */
 function conversationIdProblem(id: unknown): string | undefined {
-  if (typeof id !== 'string') return `must be a string, got ${describe(id)}`;
-  if (id.length === 0) return 'is empty';
-  if (id.length > MAX_CONVERSATION_ID_LENGTH) {
-    return `is ${id.length} characters long, more than ${MAX_CONVERSATION_ID_LENGTH}`;
-  }
+  if (typeof id !== 'string') return `got ${describe(id)}`;
+  if (id.length === 0) return 'got an empty string';
+  if (id.length > MAX_CONVERSATION_ID_LENGTH) return `got one of ${id.length} characters`;
+  if (id.trim() === '') return `got ${JSON.stringify(id)}`;
   for (let index = 0; index < id.length; index += 1) {
     const code = id.charCodeAt(index);
     if (code <= 0x1f || (code >= 0x7f && code <= 0x9f)) {
       const hex = code.toString(16).toUpperCase().padStart(4, '0');
-      return `${JSON.stringify(id)} has the control character U+${hex} at index ${index}`;
+      return `got ${JSON.stringify(id)}, with the control character U+${hex} at index ${index}`;
     }
   }
   const unstorable = unstorableIdProblem(id);
-  return unstorable === undefined ? undefined : `${JSON.stringify(id)} ${unstorable}`;
+  return unstorable === undefined ? undefined : `got ${JSON.stringify(id)}, which ${unstorable}`;
 }
 
 function describe(value: unknown): string {
