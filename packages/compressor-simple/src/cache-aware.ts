@@ -10,6 +10,7 @@ import {
   countMessageTokens,
   countTokens,
   type Message,
+  type OptionKeys,
   optionChecker,
   originOf,
   recordOrigin,
@@ -118,6 +119,7 @@ const NO_CONVERSATION = Symbol('no conversation');
  */
 export function cacheAware(options: CacheAwareOptions = {}): ContextCompressor {
   const check = optionChecker(SOURCE, 'cacheAware');
+  check.knownKeys(options, OPTION_KEYS);
   const inner = check.methods<ContextCompressor>('compressor', options.compressor, contextGuard(), [
     'compress',
   ]);
@@ -469,3 +471,11 @@ function originsIn(
       : { inputIndex: indexOf(source) as number, derivation: origin.derivation };
   });
 }
+
+const OPTION_KEYS = Object.freeze({
+  compressor: true,
+  trigger: true,
+  target: true,
+  clearAtLeast: true,
+  maxConversations: true,
+} satisfies OptionKeys<CacheAwareOptions>);
