@@ -1,11 +1,14 @@
 import {
   type Message,
   messageParts,
+  type OptionKeys,
+  optionChecker,
   type Part,
   partLabel,
   type Role,
   toolOutputText,
 } from '@ctxkit/context-core';
+import { SOURCE } from './summarizer-source.js';
 
 /** Options of {@link renderTranscript}. */
 export interface RenderTranscriptOptions {
@@ -32,6 +35,7 @@ export function renderTranscript(
   options: RenderTranscriptOptions,
 ): string {
   const blocks: string[] = [];
+  optionChecker(SOURCE, 'renderTranscript').knownKeys(options, OPTION_KEYS);
   for (const message of messages) {
     for (const part of messageParts(message)) {
       const block = renderPart(message.role, part, options.maxToolChars);
@@ -76,3 +80,7 @@ function stringify(input: unknown): string {
     return String(input);
   }
 }
+
+const OPTION_KEYS = Object.freeze({
+  maxToolChars: true,
+} satisfies OptionKeys<RenderTranscriptOptions>);
