@@ -1,4 +1,6 @@
+import { type OptionKeys, optionChecker } from '@ctxkit/context-core';
 import { clip } from './split-lines.js';
+import { SOURCE } from './tool-output-store-source.js';
 import type { SummaryInput, ToolOutputSummarizer } from './tool-output-summarizer.js';
 
 /** Options of {@link summarizeHeadTail}. */
@@ -29,6 +31,7 @@ export interface SummarizeHeadTailOptions {
  * @returns the summarizer
  */
 export function summarizeHeadTail(options: SummarizeHeadTailOptions = {}): ToolOutputSummarizer {
+  optionChecker(SOURCE, 'summarizeHeadTail').knownKeys(options, OPTION_KEYS);
   const { headLines = 5, tailLines = 3, maxLineChars = 200 } = options;
   return ({ lines }: SummaryInput) => {
     const head = lines.slice(0, headLines);
@@ -40,3 +43,11 @@ export function summarizeHeadTail(options: SummarizeHeadTailOptions = {}): ToolO
     return shown.join('\n');
   };
 }
+
+// --- internal helpers ---
+
+const OPTION_KEYS = Object.freeze({
+  headLines: true,
+  tailLines: true,
+  maxLineChars: true,
+} satisfies OptionKeys<SummarizeHeadTailOptions>);
