@@ -1,4 +1,4 @@
-import { type Message, messageText } from '@ctxkit/context-core';
+import { type Message, messageText, type OptionKeys, optionChecker } from '@ctxkit/context-core';
 import { generateText, type LanguageModel } from 'ai';
 import { toModelMessages } from './model-messages.js';
 
@@ -36,6 +36,7 @@ export function chatComplete(
   model: LanguageModel,
   options: ChatCompleteOptions = {},
 ): (messages: Message[], call: { signal?: AbortSignal }) => Promise<string> {
+  optionChecker('ai-sdk', 'chatComplete').knownKeys(options, OPTION_KEYS);
   return async (messages, { signal }) => {
     const system = messages.filter((message) => message.role === 'system');
     const rest = messages.filter((message) => message.role !== 'system');
@@ -54,3 +55,10 @@ export function chatComplete(
     return text;
   };
 }
+
+// --- internal helpers ---
+
+const OPTION_KEYS = Object.freeze({
+  maxOutputTokens: true,
+  providerOptions: true,
+} satisfies OptionKeys<ChatCompleteOptions>);
