@@ -1,6 +1,14 @@
-import type { ContextManager, FitReport, Message, ToolDeclaration } from '@ctxkit/context-core';
+import {
+  type ContextManager,
+  type FitReport,
+  type Message,
+  type OptionKeys,
+  optionChecker,
+  type ToolDeclaration,
+} from '@ctxkit/context-core';
 import type { BaseMessage } from '@langchain/core/messages';
 import { originOf, rememberOrigin } from './message-origin.js';
+import { SOURCE } from './source.js';
 import { type ConversionRepair, toCtxkitMessages } from './to-ctxkit-messages.js';
 import { toLangChainMessage } from './to-langchain-messages.js';
 import { toolDeclarations } from './tool-declarations.js';
@@ -67,6 +75,7 @@ export async function fitLangChainMessages(
   messages: readonly BaseMessage[],
   options: LangChainFitOptions = {},
 ): Promise<LangChainFitResult> {
+  optionChecker(SOURCE, 'fitLangChainMessages').knownKeys(options, OPTION_KEYS);
   const converted = toCtxkitMessages(messages);
   if (options.keepFirstUserMessage !== false) pinFirstUserMessage(converted.messages);
   const system = systemOf(options.system);
@@ -143,3 +152,14 @@ function systemOf(system: LangChainFitOptions['system']): string | Message[] | u
     ? undefined
     : converted;
 }
+
+// --- internal helpers ---
+
+const OPTION_KEYS = Object.freeze({
+  system: true,
+  tools: true,
+  signal: true,
+  conversationId: true,
+  maxTokens: true,
+  keepFirstUserMessage: true,
+} satisfies OptionKeys<LangChainFitOptions>);
