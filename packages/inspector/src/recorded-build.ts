@@ -1,5 +1,6 @@
-import type { ContextCompressedEvent } from '@ctxkit/context-core';
+import { type ContextCompressedEvent, type OptionKeys, optionChecker } from '@ctxkit/context-core';
 import { InspectorError } from './inspector-error.js';
+import { SOURCE } from './inspector-source.js';
 import type { InspectedDatabase } from './open-inspected-database.js';
 
 /** One build of a conversation as its `context.compressed` event recorded it. */
@@ -46,6 +47,7 @@ export async function readBuilds(
   conversationId: string,
   options: ReadBuildsOptions = {},
 ): Promise<RecordedBuild[]> {
+  optionChecker(SOURCE, 'readBuilds').knownKeys(options, OPTION_KEYS);
   const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
   if (!Number.isInteger(pageSize) || pageSize < 1) {
     throw new InspectorError({
@@ -119,3 +121,8 @@ function corrupt(eventId: string, problem: string, cause?: unknown): InspectorEr
     cause,
   });
 }
+
+const OPTION_KEYS = Object.freeze({
+  pageSize: true,
+  onProgress: true,
+} satisfies OptionKeys<ReadBuildsOptions>);
