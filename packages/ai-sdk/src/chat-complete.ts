@@ -31,6 +31,7 @@ export interface ChatCompleteOptions {
  * ```ts
  * const summarize = createChatSummarizer({ complete: chatComplete(openai('gpt-4o-mini')), model: 'gpt-4o-mini' });
  * ```
+ * @throws InvalidOptionError (`unknown_option`) for an option it does not take
  */
 export function chatComplete(
   model: LanguageModel,

@@ -4,8 +4,6 @@ import {
   jsonDataProblem,
   type Message,
   type OpaquePart,
-  type OptionKeys,
-  optionChecker,
   type Part,
   type ProviderOptions,
   type ReasoningPart,
@@ -52,7 +50,6 @@ export function toContextMessages(
   messages: readonly SdkMessage[],
   options: ToContextOptions = {},
 ): ToContextResult {
-  optionChecker('ai-sdk', 'toContextMessages').knownKeys(options, OPTION_KEYS);
   const pinFirstUser = options.keepFirstUserMessage ?? true;
   const repairs: PromptRepair[] = [];
   const calls = new Set<string>();
@@ -349,7 +346,3 @@ function contentToContext(value: unknown): { output: ContentToolOutput } | undef
   }
   return { output: { type: 'content', value: parts } };
 }
-
-const OPTION_KEYS = Object.freeze({
-  keepFirstUserMessage: true,
-} satisfies OptionKeys<ToContextOptions>);

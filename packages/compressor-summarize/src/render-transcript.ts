@@ -29,6 +29,7 @@ export interface RenderTranscriptOptions {
  * @param messages - the messages to render, oldest first
  * @param options - how much of each tool output, tool-call input and reasoning is kept
  * @returns the transcript, its blocks separated by blank lines
+ * @throws InvalidOptionError (`unknown_option`) for an option it does not take
  */
 export function renderTranscript(
   messages: readonly Message[],

@@ -95,6 +95,7 @@ export interface DefineCompressorOptions {
  *
  * @param options - the name, the guarantees and the transform
  * @returns a frozen compressor
+ * @throws InvalidOptionError (`unknown_option`) for an option it does not take
  */
 export function defineCompressor(options: DefineCompressorOptions): ContextCompressor {
   optionChecker('context-core', 'defineCompressor').knownKeys(options, OPTION_KEYS);

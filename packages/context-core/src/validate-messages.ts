@@ -100,6 +100,7 @@ export function validateMessages(messages: unknown, options: ValidateMessagesOpt
  *
  * @param options - as for `validateMessages`, for every call
  * @returns the validating function
+ * @throws InvalidOptionError (`unknown_option`) for an option it does not take
  */
 export function createMessageValidator(
   options: ValidateMessagesOptions = {},

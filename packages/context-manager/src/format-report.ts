@@ -30,6 +30,7 @@ export interface FormatReportOptions {
  * const { messages, report } = await manager.fit(history, { system, tools });
  * console.log(formatReport(report));
  * ```
+ * @throws InvalidOptionError (`unknown_option`) for an option it does not take
  */
 export function formatReport(report: FitReport, options: FormatReportOptions = {}): string {
   optionChecker(SOURCE, 'formatReport').knownKeys(options, OPTION_KEYS);

@@ -29,6 +29,7 @@ export interface SummarizeHeadTailOptions {
  *
  * @param options - how many lines are kept, and how much of each
  * @returns the summarizer
+ * @throws InvalidOptionError (`unknown_option`) for an option it does not take
  */
 export function summarizeHeadTail(options: SummarizeHeadTailOptions = {}): ToolOutputSummarizer {
   optionChecker(SOURCE, 'summarizeHeadTail').knownKeys(options, OPTION_KEYS);

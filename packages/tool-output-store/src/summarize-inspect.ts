@@ -57,6 +57,7 @@ export interface SummarizeInspectOptions {
  *
  * @param options - which fields are kept, how many and how much of each, and the fallback
  * @returns the summarizer
+ * @throws InvalidOptionError (`unknown_option`) for an option it does not take
  */
 export function summarizeInspect(options: SummarizeInspectOptions = {}): ToolOutputSummarizer {
   optionChecker(SOURCE, 'summarizeInspect').knownKeys(options, OPTION_KEYS);

@@ -24,6 +24,7 @@ export interface SummarizeListOptions {
  *
  * @param options - how many rows are kept, and how much of each
  * @returns the summarizer
+ * @throws InvalidOptionError (`unknown_option`) for an option it does not take
  */
 export function summarizeList(options: SummarizeListOptions = {}): ToolOutputSummarizer {
   optionChecker(SOURCE, 'summarizeList').knownKeys(options, OPTION_KEYS);

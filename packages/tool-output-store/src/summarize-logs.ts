@@ -23,6 +23,7 @@ export interface SummarizeLogsOptions {
  *
  * @param options - how many lines are kept, and how much of each
  * @returns the summarizer
+ * @throws InvalidOptionError (`unknown_option`) for an option it does not take
  */
 export function summarizeLogs(options: SummarizeLogsOptions = {}): ToolOutputSummarizer {
   optionChecker(SOURCE, 'summarizeLogs').knownKeys(options, OPTION_KEYS);

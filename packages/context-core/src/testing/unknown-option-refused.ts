@@ -15,6 +15,7 @@ import { contextErrorRejectedBy } from './context-error-thrown-by.js';
  * ```ts
  * await unknownOptionRefused(() => createContextManager({ model: 'gpt-4o', maxToken: 5 } as never), 'maxToken', 'maxTokens');
  * ```
+ * @throws Error (an assertion) when `run` does not refuse the key as described
  */
 export async function unknownOptionRefused(
   run: () => unknown,
