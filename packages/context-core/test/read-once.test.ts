@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   composeCompressors,
+  countTokens,
   defineCompressor,
   type Message,
   readArrayOnce,
@@ -63,6 +64,9 @@ describe('inputs read once', () => {
       );
       expect(result.messages).toEqual(honest);
       expect(result.report.originalCount).toBe(2);
+      // Counted from the same reads: the impostor's longer text is never counted.
+      expect(result.report.originalTokens).toBe(countTokens(honest, charCounter));
+      expect(result.report.steps[0]?.tokensBefore).toBe(countTokens(honest, charCounter));
     }
   });
 });
