@@ -1,4 +1,4 @@
-import { type Message, messageText } from '@ctxkit/context-core';
+import { type Message, messageText, type OptionKeys, optionChecker } from '@ctxkit/context-core';
 import { generateText, type LanguageModel } from 'ai';
 import { toModelMessages } from './model-messages.js';
 
@@ -31,11 +31,13 @@ export interface ChatCompleteOptions {
  * ```ts
  * const summarize = createChatSummarizer({ complete: chatComplete(openai('gpt-4o-mini')), model: 'gpt-4o-mini' });
  * ```
+ * @throws InvalidOptionError (`unknown_option`) for an option it does not take
  */
 export function chatComplete(
   model: LanguageModel,
   options: ChatCompleteOptions = {},
 ): (messages: Message[], call: { signal?: AbortSignal }) => Promise<string> {
+  optionChecker('ai-sdk', 'chatComplete').knownKeys(options, OPTION_KEYS);
   return async (messages, { signal }) => {
     const system = messages.filter((message) => message.role === 'system');
     const rest = messages.filter((message) => message.role !== 'system');
@@ -54,3 +56,10 @@ export function chatComplete(
     return text;
   };
 }
+
+// --- internal helpers ---
+
+const OPTION_KEYS = Object.freeze({
+  maxOutputTokens: true,
+  providerOptions: true,
+} satisfies OptionKeys<ChatCompleteOptions>);

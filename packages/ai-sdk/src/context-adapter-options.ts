@@ -1,5 +1,15 @@
-import type { ContextManager, FitReport } from '@ctxkit/context-core';
-import { type ContextManagerOptions, createContextManager } from '@ctxkit/context-manager';
+import {
+  assertConversationId,
+  type ContextManager,
+  type FitReport,
+  type OptionKeys,
+  optionChecker,
+} from '@ctxkit/context-core';
+import {
+  CONTEXT_MANAGER_OPTION_KEYS,
+  type ContextManagerOptions,
+  createContextManager,
+} from '@ctxkit/context-manager';
 import type { PromptRepair } from './prompt-repair.js';
 
 /** Options of {@link contextMiddleware} and {@link contextPrepareStep}. */
@@ -37,14 +47,49 @@ export interface ContextAdapterOptions extends ContextManagerOptions {
   onFit?: (report: FitReport) => void;
 }
 
+/** The keys of {@link ContextAdapterOptions}: the manager's and the adapter's own. */
+export const CONTEXT_ADAPTER_OPTION_KEYS = Object.freeze({
+  ...CONTEXT_MANAGER_OPTION_KEYS,
+  manager: true,
+  conversationId: true,
+  keepFirstUserMessage: true,
+  onRepair: true,
+  onFit: true,
+} satisfies OptionKeys<ContextAdapterOptions>);
+
 /**
- * The manager the options give or describe.
+ * Checks an adapter's options: no key it does not know (named with the closest known one), and a
+ * valid `conversationId` (core's rule).
+ *
+ * @param options - the options given
+ * @param factory - the function the caller called, named in the errors
+ * @param known - the option names it takes
+ * @throws InvalidOptionError (`unknown_option`) for an unknown key; (`invalid_option`) for a
+ *   `conversationId` that is not valid
+ */
+export function checkAdapterOptions(
+  options: ContextAdapterOptions,
+  factory: string,
+  known: Readonly<Record<string, true>> = CONTEXT_ADAPTER_OPTION_KEYS,
+): void {
+  optionChecker('ai-sdk', factory).knownKeys(options, known);
+  if (options?.conversationId !== undefined) {
+    assertConversationId(options.conversationId, 'ai-sdk', factory);
+  }
+}
+
+/**
+ * The manager the options give or describe: made from the manager's own options alone.
  *
  * @param options - the adapter's options
  * @returns the manager
  */
 export function adapterManager(options: ContextAdapterOptions): ContextManager {
-  return options.manager ?? createContextManager(options);
+  if (options.manager !== undefined) return options.manager;
+  const managerOptions = Object.fromEntries(
+    Object.entries(options).filter(([key]) => Object.hasOwn(CONTEXT_MANAGER_OPTION_KEYS, key)),
+  ) as ContextManagerOptions;
+  return createContextManager(managerOptions);
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
 import type { LanguageModelMiddleware } from 'ai';
 import { callToolDeclarations } from './call-tool-declarations.js';
-import type { ContextAdapterOptions } from './context-adapter-options.js';
+import { type ContextAdapterOptions, checkAdapterOptions } from './context-adapter-options.js';
 import { sdkFitter } from './fit-sdk-messages.js';
 import type { SdkMessage } from './sdk-message.js';
 
@@ -26,6 +26,7 @@ import type { SdkMessage } from './sdk-message.js';
  * ```
  */
 export function contextMiddleware(options: ContextAdapterOptions): LanguageModelMiddleware {
+  checkAdapterOptions(options, 'contextMiddleware');
   const fitMessages = sdkFitter(options, 'prompt');
   return {
     specificationVersion: 'v4',

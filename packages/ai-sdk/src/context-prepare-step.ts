@@ -1,6 +1,10 @@
-import type { Message, ToolDeclaration } from '@ctxkit/context-core';
+import type { Message, OptionKeys, ToolDeclaration } from '@ctxkit/context-core';
 import type { ModelMessage, SystemModelMessage, ToolSet } from 'ai';
-import type { ContextAdapterOptions } from './context-adapter-options.js';
+import {
+  CONTEXT_ADAPTER_OPTION_KEYS,
+  type ContextAdapterOptions,
+  checkAdapterOptions,
+} from './context-adapter-options.js';
 import { sdkFitter } from './fit-sdk-messages.js';
 import type { SdkMessage } from './sdk-message.js';
 import { toolSetDeclarations } from './tool-set-declarations.js';
@@ -42,6 +46,7 @@ export interface PrepareStepInput {
 export function contextPrepareStep(
   options: ContextPrepareStepOptions,
 ): (step: PrepareStepInput) => Promise<{ messages: ModelMessage[] }> {
+  checkAdapterOptions(options, 'contextPrepareStep', OPTION_KEYS);
   const fitMessages = sdkFitter(options, 'model-message');
   return async ({ messages, instructions }) => {
     const tools: readonly ToolDeclaration[] =
@@ -67,3 +72,10 @@ function instructionMessages(
         : [instructions];
   return list.map((message) => ({ role: 'system', content: message.content }));
 }
+
+// --- internal helpers ---
+
+const OPTION_KEYS = Object.freeze({
+  ...CONTEXT_ADAPTER_OPTION_KEYS,
+  tools: true,
+} satisfies OptionKeys<ContextPrepareStepOptions>);

@@ -3,6 +3,8 @@ import {
   type ContextError,
   InvalidOptionError,
   type Message,
+  type OptionKeys,
+  optionChecker,
   type PromptAssembler,
 } from '@ctxkit/context-core';
 import { assemblePrompt } from './assemble-prompt.js';
@@ -73,6 +75,7 @@ export interface StandardAssemblerOptions {
  *   an orphan under `orphans: 'throw'`, `empty_prompt` when nothing but system messages is left
  */
 export function createStandardAssembler(options: StandardAssemblerOptions = {}): PromptAssembler {
+  optionChecker(SOURCE, 'createStandardAssembler').knownKeys(options, OPTION_KEYS);
   const orphans = options.orphans ?? 'drop';
   if (orphans !== 'drop' && orphans !== 'throw') {
     throw invalidOption('orphans', orphans, '"drop" or "throw"');
@@ -129,3 +132,10 @@ function invalidOption(option: string, value: unknown, expected: string): Contex
     details: { option, value },
   });
 }
+
+const OPTION_KEYS = Object.freeze({
+  orphans: true,
+  leadingUserText: true,
+  emptyOutputText: true,
+  onRepair: true,
+} satisfies OptionKeys<StandardAssemblerOptions>);

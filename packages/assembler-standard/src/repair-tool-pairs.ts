@@ -2,6 +2,8 @@ import {
   InvalidMessageError,
   InvalidOptionError,
   type Message,
+  type OptionKeys,
+  optionChecker,
   type Part,
   validateMessages,
 } from '@ctxkit/context-core';
@@ -102,6 +104,7 @@ export function repairToolPairs(
   messages: readonly Message[],
   options: RepairToolPairsOptions = {},
 ): RepairedToolPairs {
+  optionChecker(SOURCE, 'repairToolPairs').knownKeys(options, OPTION_KEYS);
   const policy = options.orphans ?? 'drop';
   if (policy !== 'drop' && policy !== 'throw') {
     throw new InvalidOptionError({
@@ -312,3 +315,7 @@ function toolRunEnds(messages: readonly Message[]): number[] {
   }
   return ends;
 }
+
+const OPTION_KEYS = Object.freeze({
+  orphans: true,
+} satisfies OptionKeys<RepairToolPairsOptions>);

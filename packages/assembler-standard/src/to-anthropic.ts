@@ -2,6 +2,8 @@ import {
   InvalidMessageError,
   isReasoningPart,
   type Message,
+  type OptionKeys,
+  optionChecker,
   type Part,
   partLabel,
   type ReasoningPart,
@@ -87,6 +89,11 @@ export function toAnthropic(
   messages: readonly Message[],
   options: ToAnthropicOptions = {},
 ): AnthropicRequest {
+  const check = optionChecker(SOURCE, 'toAnthropic');
+  check.knownKeys(options, OPTION_KEYS);
+  if (typeof options.cacheBreakpoints === 'object') {
+    check.knownKeys(options.cacheBreakpoints, { ttl: true }, 'cacheBreakpoints');
+  }
   validateMessages(messages, { source: SOURCE });
   let start = 0;
   while (messages[start]?.role === 'system') start += 1;
@@ -392,3 +399,7 @@ function opaque(index: number, partIndex: number): InvalidMessageError {
     'an opaque part holds data ctxkit does not know, so it has no Anthropic block; remove it (or turn it into parts ctxkit knows) before sending.',
   );
 }
+
+const OPTION_KEYS = Object.freeze({
+  cacheBreakpoints: true,
+} satisfies OptionKeys<ToAnthropicOptions>);

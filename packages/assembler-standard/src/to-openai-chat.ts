@@ -1,6 +1,8 @@
 import {
   InvalidOptionError,
   type Message,
+  type OptionKeys,
+  optionChecker,
   partLabel,
   type ToolResultPart,
   validateMessages,
@@ -73,6 +75,7 @@ export function toOpenAIChat(
   messages: readonly Message[],
   options: ToOpenAIChatOptions = {},
 ): OpenAIChatMessage[] {
+  optionChecker(SOURCE, 'toOpenAIChat').knownKeys(options, OPTION_KEYS);
   const systemRole = options.systemRole ?? 'system';
   if (systemRole !== 'system' && systemRole !== 'developer') {
     throw new InvalidOptionError({
@@ -194,3 +197,7 @@ function userContent(parts: OpenAIChatUserPart[]): string | OpenAIChatUserPart[]
   const only = parts[0];
   return parts.length === 1 && only?.type === 'text' ? only.text : parts;
 }
+
+const OPTION_KEYS = Object.freeze({
+  systemRole: true,
+} satisfies OptionKeys<ToOpenAIChatOptions>);

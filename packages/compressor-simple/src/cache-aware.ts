@@ -14,6 +14,7 @@ import {
   isUnchanged,
   type LastPromptIgnoredReason,
   type Message,
+  type OptionKeys,
   optionChecker,
   originOf,
   type Part,
@@ -162,6 +163,7 @@ export const LAST_PROMPT_IGNORED_EVENT = 'context.last_prompt_ignored';
  */
 export function cacheAware(options: CacheAwareOptions = {}): ContextCompressor {
   const check = optionChecker(SOURCE, 'cacheAware');
+  check.knownKeys(options, OPTION_KEYS);
   const inner = check.methods<ContextCompressor>('compressor', options.compressor, contextGuard(), [
     'compress',
   ]);
@@ -814,3 +816,11 @@ function unpaired(prompt: readonly Message[], history: readonly Message[]): stri
   }
   return undefined;
 }
+
+const OPTION_KEYS = Object.freeze({
+  compressor: true,
+  trigger: true,
+  target: true,
+  clearAtLeast: true,
+  maxConversations: true,
+} satisfies OptionKeys<CacheAwareOptions>);

@@ -1,6 +1,12 @@
-import { type ContextCompressor, composeCompressors } from '@ctxkit/context-core';
+import {
+  type ContextCompressor,
+  composeCompressors,
+  type OptionKeys,
+  optionChecker,
+} from '@ctxkit/context-core';
 import { dropOutOfReach } from './drop-out-of-reach.js';
 import { namedCompressor } from './named-compressor.js';
+import { SOURCE } from './package-source.js';
 import { type TrimToBudgetOptions, trimToBudget } from './trim-to-budget.js';
 import {
   DEFAULT_MAX_TOOL_OUTPUT_CHARS,
@@ -38,6 +44,7 @@ export interface ContextGuardOptions {
  *   `trim` is invalid, as {@link truncateToolResults} and {@link trimToBudget} check them
  */
 export function contextGuard(options: ContextGuardOptions = {}): ContextCompressor {
+  optionChecker(SOURCE, 'contextGuard').knownKeys(options, OPTION_KEYS);
   const truncate = truncateToolResults(options.toolResults);
   const trim = trimToBudget(options.trim);
   const maxChars = options.toolResults?.maxOutputChars ?? DEFAULT_MAX_TOOL_OUTPUT_CHARS;
@@ -53,3 +60,10 @@ export function contextGuard(options: ContextGuardOptions = {}): ContextCompress
     ),
   );
 }
+
+// --- internal helpers ---
+
+const OPTION_KEYS = Object.freeze({
+  toolResults: true,
+  trim: true,
+} satisfies OptionKeys<ContextGuardOptions>);

@@ -1,6 +1,12 @@
-import { type ContextCompressor, composeCompressors } from '@ctxkit/context-core';
+import {
+  type ContextCompressor,
+  composeCompressors,
+  type OptionKeys,
+  optionChecker,
+} from '@ctxkit/context-core';
 import { dropOutOfReach } from './drop-out-of-reach.js';
 import { namedCompressor } from './named-compressor.js';
+import { SOURCE } from './package-source.js';
 import { trimToBudget } from './trim-to-budget.js';
 import {
   DEFAULT_MAX_CHARS_PER_MESSAGE,
@@ -38,6 +44,7 @@ export interface SimpleCompressorOptions {
  *   whole number of at least 1 or `marker` is not a function
  */
 export function createSimpleCompressor(options: SimpleCompressorOptions = {}): ContextCompressor {
+  optionChecker(SOURCE, 'createSimpleCompressor').knownKeys(options, OPTION_KEYS);
   const marker = options.marker === undefined ? {} : { marker: options.marker };
   const truncate = truncateMessages({ maxCharsPerMessage: options.maxCharsPerMessage, ...marker });
   const cap = options.maxCharsPerMessage ?? DEFAULT_MAX_CHARS_PER_MESSAGE;
@@ -53,3 +60,10 @@ export function createSimpleCompressor(options: SimpleCompressorOptions = {}): C
     ),
   );
 }
+
+// --- internal helpers ---
+
+const OPTION_KEYS = Object.freeze({
+  maxCharsPerMessage: true,
+  marker: true,
+} satisfies OptionKeys<SimpleCompressorOptions>);

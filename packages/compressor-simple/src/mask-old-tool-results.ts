@@ -6,6 +6,7 @@ import {
   type ImagePart,
   isMediaPart,
   type Message,
+  type OptionKeys,
   optionChecker,
   type Part,
   type TextPart,
@@ -123,6 +124,7 @@ export interface MaskOldToolResultsOptions {
 export function maskOldToolResults(options: MaskOldToolResultsOptions = {}): ContextCompressor {
   const factory = 'maskOldToolResults';
   const check = optionChecker(SOURCE, factory);
+  check.knownKeys(options, OPTION_KEYS);
   const keepRecentResults = check.wholeNumber(
     'keepRecentResults',
     options.keepRecentResults,
@@ -345,3 +347,13 @@ function countBreaks(text: string, start: number, end: number): number {
 function isLineBreak(code: number): boolean {
   return code === 10 || code === 13;
 }
+
+const OPTION_KEYS = Object.freeze({
+  keepRecentResults: true,
+  keepRecentMedia: true,
+  minChars: true,
+  headLines: true,
+  tailLines: true,
+  maxExcerptChars: true,
+  marker: true,
+} satisfies OptionKeys<MaskOldToolResultsOptions>);

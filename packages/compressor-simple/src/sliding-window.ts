@@ -4,6 +4,7 @@ import {
   defineCompressor,
   groupUnits,
   type Message,
+  type OptionKeys,
   optionChecker,
 } from '@ctxkit/context-core';
 import { firstUserUnit } from './first-user-unit.js';
@@ -51,6 +52,7 @@ export interface SlidingWindowOptions {
 export function slidingWindow(options: SlidingWindowOptions = {}): ContextCompressor {
   const factory = 'slidingWindow';
   const check = optionChecker(SOURCE, factory);
+  check.knownKeys(options, OPTION_KEYS);
   const ratio = options.ratio ?? DEFAULT_WINDOW_RATIO;
   if (typeof ratio !== 'number' || !(ratio > 0 && ratio <= 1)) {
     throw check.invalid('ratio', ratio, 'a number above 0 and at most 1');
@@ -93,3 +95,11 @@ export function slidingWindow(options: SlidingWindowOptions = {}): ContextCompre
     },
   });
 }
+
+// --- internal helpers ---
+
+const OPTION_KEYS = Object.freeze({
+  ratio: true,
+  keepRecentMessages: true,
+  keepFirstUser: true,
+} satisfies OptionKeys<SlidingWindowOptions>);

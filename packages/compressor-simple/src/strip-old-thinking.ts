@@ -4,6 +4,7 @@ import {
   isProtected,
   isReasoningPart,
   type Message,
+  type OptionKeys,
   optionChecker,
   withContent,
 } from '@ctxkit/context-core';
@@ -37,6 +38,7 @@ export interface StripOldThinkingOptions {
  */
 export function stripOldThinking(options: StripOldThinkingOptions = {}): ContextCompressor {
   const check = optionChecker(SOURCE, 'stripOldThinking');
+  check.knownKeys(options, OPTION_KEYS);
   const keepRecentThinking = check.wholeNumber(
     'keepRecentThinking',
     options.keepRecentThinking,
@@ -111,3 +113,9 @@ export function isThinkingOnly(message: Message): boolean {
     message.content.every(isReasoningPart)
   );
 }
+
+// --- internal helpers ---
+
+const OPTION_KEYS = Object.freeze({
+  keepRecentThinking: true,
+} satisfies OptionKeys<StripOldThinkingOptions>);

@@ -1,4 +1,9 @@
-import { type ContextCompressor, composeCompressors } from '@ctxkit/context-core';
+import {
+  type ContextCompressor,
+  composeCompressors,
+  type OptionKeys,
+  optionChecker,
+} from '@ctxkit/context-core';
 import { dropOutOfReach } from './drop-out-of-reach.js';
 import {
   DEFAULT_MASK_KEEP_RECENT,
@@ -11,6 +16,7 @@ import {
 } from './mask-old-tool-results.js';
 import { hasMedia } from './media-parts.js';
 import { namedCompressor } from './named-compressor.js';
+import { SOURCE } from './package-source.js';
 import {
   DEFAULT_WINDOW_KEEP_RECENT,
   DEFAULT_WINDOW_RATIO,
@@ -71,6 +77,7 @@ export interface ThreeLayerOptions {
  *   or `marker` is not a function
  */
 export function threeLayer(options: ThreeLayerOptions = {}): ContextCompressor {
+  optionChecker(SOURCE, 'threeLayer').knownKeys(options, OPTION_KEYS);
   const keepFirstUser = options.window?.keepFirstUser ?? true;
   const mask = maskOldToolResults(options.toolResults);
   const strip = stripOldThinking(options.thinking);
@@ -110,3 +117,12 @@ export function threeLayer(options: ThreeLayerOptions = {}): ContextCompressor {
     ),
   );
 }
+
+// --- internal helpers ---
+
+const OPTION_KEYS = Object.freeze({
+  toolResults: true,
+  thinking: true,
+  window: true,
+  marker: true,
+} satisfies OptionKeys<ThreeLayerOptions>);

@@ -2,6 +2,7 @@ import {
   type ContextCompressor,
   defineCompressor,
   type MessageUnit,
+  type OptionKeys,
   optionChecker,
 } from '@ctxkit/context-core';
 import { fitUnit } from './fit-unit.js';
@@ -45,6 +46,7 @@ export interface TrimToBudgetOptions {
 export function trimToBudget(options: TrimToBudgetOptions = {}): ContextCompressor {
   const factory = 'trimToBudget';
   const check = optionChecker(SOURCE, factory);
+  check.knownKeys(options, OPTION_KEYS);
   const keepFirstUser = check.boolean('keepFirstUser', options.keepFirstUser, false);
   const marker = check.function('marker', options.marker, defaultTruncationMarker);
   return defineCompressor({
@@ -75,3 +77,10 @@ export function trimToBudget(options: TrimToBudgetOptions = {}): ContextCompress
     },
   });
 }
+
+// --- internal helpers ---
+
+const OPTION_KEYS = Object.freeze({
+  keepFirstUser: true,
+  marker: true,
+} satisfies OptionKeys<TrimToBudgetOptions>);

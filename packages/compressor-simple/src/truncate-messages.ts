@@ -7,6 +7,7 @@ import {
   isReasoningPart,
   isUnchanged,
   type Message,
+  type OptionKeys,
   optionChecker,
   type Part,
   snapshotOf,
@@ -58,6 +59,7 @@ export interface TruncateMessagesOptions {
 export function truncateMessages(options: TruncateMessagesOptions = {}): ContextCompressor {
   const factory = 'truncateMessages';
   const check = optionChecker(SOURCE, factory);
+  check.knownKeys(options, OPTION_KEYS);
   const maxCharsPerMessage = check.wholeNumber(
     'maxCharsPerMessage',
     options.maxCharsPerMessage,
@@ -195,3 +197,8 @@ function waterLevel(lengths: readonly number[], whole: readonly WholePiece[], ca
   }
   return low;
 }
+
+const OPTION_KEYS = Object.freeze({
+  maxCharsPerMessage: true,
+  marker: true,
+} satisfies OptionKeys<TruncateMessagesOptions>);

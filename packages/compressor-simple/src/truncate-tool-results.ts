@@ -3,6 +3,7 @@ import {
   countMessageTokens,
   defineCompressor,
   type Message,
+  type OptionKeys,
   optionChecker,
   type Part,
   type ToolOutputContentPart,
@@ -63,6 +64,7 @@ export interface TruncateToolResultsOptions {
 export function truncateToolResults(options: TruncateToolResultsOptions = {}): ContextCompressor {
   const factory = 'truncateToolResults';
   const check = optionChecker(SOURCE, factory);
+  check.knownKeys(options, OPTION_KEYS);
   const maxOutputChars = check.wholeNumber(
     'maxOutputChars',
     options.maxOutputChars,
@@ -187,3 +189,10 @@ function cutItems(
   }
   return value;
 }
+
+const OPTION_KEYS = Object.freeze({
+  maxOutputChars: true,
+  headChars: true,
+  tailChars: true,
+  marker: true,
+} satisfies OptionKeys<TruncateToolResultsOptions>);

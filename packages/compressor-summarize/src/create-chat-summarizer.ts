@@ -1,6 +1,7 @@
 import {
   countMessageTokens,
   type Message,
+  type OptionKeys,
   optionChecker,
   resolveModelLimits,
 } from '@ctxkit/context-core';
@@ -99,6 +100,7 @@ export interface ChatSummarizerOptions {
 export function createChatSummarizer(options: ChatSummarizerOptions): Summarizer {
   const factory = 'createChatSummarizer';
   const check = optionChecker(SOURCE, factory);
+  check.knownKeys(options, OPTION_KEYS);
   const complete = check.requiredFunction<ChatComplete>('complete', options?.complete);
   const prompt = check.text('prompt', options.prompt, DEFAULT_SUMMARY_PROMPT);
   const maxToolChars = check.wholeNumber('maxToolChars', options.maxToolChars, 2_000);
@@ -160,3 +162,13 @@ function promptTokens(prompt: string): number {
     countMessageTokens({ role: 'user', content: request('', '') }, counter)
   );
 }
+
+const OPTION_KEYS = Object.freeze({
+  complete: true,
+  prompt: true,
+  maxToolChars: true,
+  model: true,
+  contextWindow: true,
+  maxOutputTokens: true,
+  maxInputTokens: true,
+} satisfies OptionKeys<ChatSummarizerOptions>);

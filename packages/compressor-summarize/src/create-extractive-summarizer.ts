@@ -1,6 +1,7 @@
 import {
   type Message,
   messageText,
+  type OptionKeys,
   optionChecker,
   toolCallsOf,
   toolOutputRefsIn,
@@ -40,6 +41,7 @@ export interface ExtractiveSummarizerOptions {
 export function createExtractiveSummarizer(options: ExtractiveSummarizerOptions = {}): Summarizer {
   const factory = 'createExtractiveSummarizer';
   const check = optionChecker(SOURCE, factory);
+  check.knownKeys(options, OPTION_KEYS);
   const lineChars = check.wholeNumber('lineChars', options.lineChars, 160, 1);
   const maxSummaryChars = check.wholeNumber('maxSummaryChars', options.maxSummaryChars, 4_000, 1);
   const summarize = async (messages: readonly Message[], previousSummary: string | undefined) => {
@@ -72,3 +74,8 @@ function keepWithin(lines: string[], maxSummaryChars: number): string {
   text = [first, ...rest].join('\n');
   return text.slice(0, maxSummaryChars);
 }
+
+const OPTION_KEYS = Object.freeze({
+  lineChars: true,
+  maxSummaryChars: true,
+} satisfies OptionKeys<ExtractiveSummarizerOptions>);

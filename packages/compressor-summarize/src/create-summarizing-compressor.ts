@@ -11,6 +11,7 @@ import {
   groupUnits,
   type Message,
   type MessageUnit,
+  type OptionKeys,
   optionChecker,
   recordOrigin,
   type StageOutput,
@@ -169,6 +170,7 @@ export function createSummarizingCompressor(
 ): ContextCompressor {
   const factory = 'createSummarizingCompressor';
   const check = optionChecker(SOURCE, factory);
+  check.knownKeys(options, OPTION_KEYS);
   const summarize = check.requiredFunction<Summarizer>('summarize', options?.summarize);
   const keepRecentTokens = check.wholeNumber('keepRecentTokens', options.keepRecentTokens, 20_000);
   const maxSummaryTokens = check.wholeNumber(
@@ -573,3 +575,15 @@ function abortedError(name: string, signal: AbortSignal): ContextError {
     cause: signal.reason,
   });
 }
+
+const OPTION_KEYS = Object.freeze({
+  summarize: true,
+  keepRecentTokens: true,
+  maxSummaryTokens: true,
+  store: true,
+  events: true,
+  maxSummarizerInputTokens: true,
+  backoffTurns: true,
+  timeoutMs: true,
+  name: true,
+} satisfies OptionKeys<SummarizingCompressorOptions>);

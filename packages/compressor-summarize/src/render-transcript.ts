@@ -1,11 +1,14 @@
 import {
   type Message,
   messageParts,
+  type OptionKeys,
+  optionChecker,
   type Part,
   partLabel,
   type Role,
   toolOutputText,
 } from '@ctxkit/context-core';
+import { SOURCE } from './summarizer-source.js';
 
 /** Options of {@link renderTranscript}. */
 export interface RenderTranscriptOptions {
@@ -26,12 +29,14 @@ export interface RenderTranscriptOptions {
  * @param messages - the messages to render, oldest first
  * @param options - how much of each tool output, tool-call input and reasoning is kept
  * @returns the transcript, its blocks separated by blank lines
+ * @throws InvalidOptionError (`unknown_option`) for an option it does not take
  */
 export function renderTranscript(
   messages: readonly Message[],
   options: RenderTranscriptOptions,
 ): string {
   const blocks: string[] = [];
+  optionChecker(SOURCE, 'renderTranscript').knownKeys(options, OPTION_KEYS);
   for (const message of messages) {
     for (const part of messageParts(message)) {
       const block = renderPart(message.role, part, options.maxToolChars);
@@ -76,3 +81,7 @@ function stringify(input: unknown): string {
     return String(input);
   }
 }
+
+const OPTION_KEYS = Object.freeze({
+  maxToolChars: true,
+} satisfies OptionKeys<RenderTranscriptOptions>);

@@ -10,7 +10,7 @@ import {
 } from './context-compressor.js';
 import { countTokens } from './count-tokens.js';
 import type { Message } from './message.js';
-import { budgetLimit } from './token-budget.js';
+import { readCompressInput } from './read-compress-input.js';
 
 /**
  * One compressor that runs `compressors` in order, each on the previous one's output, under the
@@ -23,11 +23,12 @@ import { budgetLimit } from './token-budget.js';
  */
 export function composeCompressors(...compressors: ContextCompressor[]): ContextCompressor {
   const stages = Object.freeze([...compressors]);
+  const name = stages.map((stage) => stage.name).join(' > ') || 'identity';
   return Object.freeze({
-    name: stages.map((stage) => stage.name).join(' > ') || 'identity',
+    name,
     guarantees: composedGuarantees(stages),
-    async compress(messages, budget, context): Promise<CompressResult> {
-      const limit = budgetLimit(budget);
+    async compress(given, budget, context): Promise<CompressResult> {
+      const { messages, limit } = readCompressInput(name, given, budget, context);
       // Each stage gets the previous one's output; the first gets the input itself, uncopied.
       let current: Message[] | undefined;
       const steps: CompressionStep[] = [];

@@ -28,10 +28,12 @@ export type InvalidMessageCode =
 
 /**
  * Codes of `InvalidOptionError`: an option, a query, a configuration or a page cursor that is not
- * valid.
+ * valid. `unknown_option`: an options object holds a key the function does not take (a misspelt
+ * option), named with the closest known one.
  */
 export type InvalidOptionCode =
   | 'invalid_option'
+  | 'unknown_option'
   | 'invalid_query'
   | 'invalid_config'
   | 'invalid_cursor';

@@ -4,6 +4,7 @@ import type { EventSink } from './event-sink.js';
 import type { LastPromptStore } from './last-prompt-store.js';
 import type { Message } from './message.js';
 import type { ModelInfo } from './model-table.js';
+import type { OptionKeys } from './option-checker.js';
 import type { TokenCounter } from './token-counter.js';
 import type { ToolDeclaration } from './tool-declaration.js';
 
@@ -134,6 +135,17 @@ export interface FitOptions {
   events?: EventSink;
 }
 
+/** The keys of {@link FitOptions}: a manager's `fit` refuses any other. */
+export const FIT_OPTION_KEYS = Object.freeze({
+  system: true,
+  tools: true,
+  signal: true,
+  maxTokens: true,
+  conversationId: true,
+  lastPrompts: true,
+  events: true,
+} satisfies OptionKeys<FitOptions>);
+
 /** Fits the messages of one model step to the model's window. */
 export interface ContextManager {
   /** The prompt budget: the model's window less the reserve for its answer. */
@@ -144,11 +156,15 @@ export interface ContextManager {
   readonly model: ModelInfo | undefined;
   /**
    * Fits `messages` with the system prompt and tools to the budget: array in, array out. The
-   * input is never mutated; what is not removed comes out as the same objects.
+   * input is never mutated; what is not removed comes out as the same objects. The array is read
+   * once (its length, then each index) into a copy that validation, the compressor and the report
+   * all use; messages holding getters or setters are refused (see `validateMessages`).
    *
    * @param messages - the messages of this step, oldest first
    * @param options - the system prompt, the tools, the signal, a tighter budget
    * @returns the messages to send and the report
+   * @throws InvalidOptionError (`unknown_option`) for an option `fit` does not take;
+   *   (`invalid_option`) for a `conversationId` that is not valid (see `assertConversationId`)
    */
   fit(messages: readonly Message[], options?: FitOptions): Promise<FitResult>;
   /**

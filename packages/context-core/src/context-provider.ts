@@ -1,4 +1,5 @@
 import type { Message } from './message.js';
+import type { OptionKeys } from './option-checker.js';
 import type { Page, PageOptions } from './page.js';
 
 /** Options of {@link ContextProvider.getHistory}. */
@@ -36,6 +37,12 @@ export interface GetHistoryOptions {
    */
   maxTokens?: number;
 }
+
+/** The keys of {@link GetHistoryOptions}, for stores to refuse any other (`optionChecker().knownKeys`). */
+export const GET_HISTORY_OPTION_KEYS = Object.freeze({
+  limit: true,
+  maxTokens: true,
+} satisfies OptionKeys<GetHistoryOptions>);
 
 /** Loads a conversation's history. */
 export interface ContextProvider {

@@ -1,34 +1,70 @@
-import { ContextError } from './context-error.js';
 import { InvalidOptionError } from './error-families.js';
 import { unstorableIdProblem } from './storable-id.js';
 
+/** The longest conversation id taken, in UTF-16 code units. */
+export const MAX_CONVERSATION_ID_LENGTH = 1024;
+
 /**
- * Throws a {@link ContextError} (`invalid_option`) unless `conversationId` is a non-empty string
- * that can be stored as written (no lone surrogate, no U+0000).
+ * Throws unless `conversationId` is a conversation id every part of ctxkit takes: a non-empty
+ * string of at most {@link MAX_CONVERSATION_ID_LENGTH} code units, not only white space, without
+ * control characters
+ * (U+0000 to U+001F, U+007F to U+009F) or lone surrogates, so that it is stored, logged and read
+ * back exactly as written. Every function that takes a conversation id (a manager's `fit`, a
+ * pipeline's `build`, the stores, the compressors' context, the adapters' options) checks it
+ * here, so the rule and the wording are the same everywhere.
  *
  * @param conversationId - the value to check
  * @param source - the package named in the error
- * @throws InvalidOptionError (`invalid_option`) naming the id and what is wrong with it
+ * @param where - the function the caller called, such as `fit` or `getHistory`, named in the
+ *   error
+ * @throws InvalidOptionError (`invalid_option`) naming the function, the `conversationId`, what
+ *   is wrong with it and the fix
  */
 export function assertConversationId(
   conversationId: unknown,
   source?: string,
+  where?: string,
 ): asserts conversationId is string {
-  if (typeof conversationId !== 'string' || conversationId.length === 0) {
-    throw new InvalidOptionError({
-      code: 'invalid_option',
-      source,
-      message: `A conversation id must be a non-empty string, got ${JSON.stringify(conversationId) ?? String(conversationId)}.`,
-      details: { conversationId },
-    });
+  const problem = conversationIdProblem(conversationId);
+  if (problem === undefined) return;
+  throw new InvalidOptionError({
+    code: 'invalid_option',
+    source,
+    message:
+      `${where === undefined ? '' : `${where}: `}conversationId must be a conversation id: a ` +
+      `non-empty string of at most ${MAX_CONVERSATION_ID_LENGTH} characters, not only white ` +
+      `space, without control characters or lone surrogates; ${problem}. Pass your ` +
+      "application's id of the conversation.",
+    details: {
+      ...(where === undefined ? {} : { factory: where }),
+      option: 'conversationId',
+      conversationId,
+    },
+  });
+}
+
+// --- internal helpers ---
+
+/** What is wrong with `id` as a conversation id, or `undefined`. */
+function conversationIdProblem(id: unknown): string | undefined {
+  if (typeof id !== 'string') return `got ${describe(id)}`;
+  if (id.length === 0) return 'got an empty string';
+  if (id.length > MAX_CONVERSATION_ID_LENGTH) return `got one of ${id.length} characters`;
+  if (id.trim() === '') return `got ${JSON.stringify(id)}`;
+  for (let index = 0; index < id.length; index += 1) {
+    const code = id.charCodeAt(index);
+    if (code <= 0x1f || (code >= 0x7f && code <= 0x9f)) {
+      const hex = code.toString(16).toUpperCase().padStart(4, '0');
+      return `got ${JSON.stringify(id)}, with the control character U+${hex} at index ${index}`;
+    }
   }
-  const problem = unstorableIdProblem(conversationId);
-  if (problem !== undefined) {
-    throw new InvalidOptionError({
-      code: 'invalid_option',
-      source,
-      message: `The conversation id ${JSON.stringify(conversationId)} ${problem}.`,
-      details: { conversationId },
-    });
-  }
+  const unstorable = unstorableIdProblem(id);
+  return unstorable === undefined ? undefined : `got ${JSON.stringify(id)}, which ${unstorable}`;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) return 'an array';
+  return `a value of type ${typeof value}`;
 }

@@ -9,7 +9,9 @@ import type {
 import { countTokens } from './count-tokens.js';
 import { createInputTally } from './input-tally.js';
 import type { Message } from './message.js';
-import { budgetLimit, type TokenBudget } from './token-budget.js';
+import { type OptionKeys, optionChecker } from './option-checker.js';
+import { readCompressInput } from './read-compress-input.js';
+import type { TokenBudget } from './token-budget.js';
 
 /** What a stage's transform receives. */
 export interface StageInput {
@@ -93,18 +95,20 @@ export interface DefineCompressorOptions {
  *
  * @param options - the name, the guarantees and the transform
  * @returns a frozen compressor
+ * @throws InvalidOptionError (`unknown_option`) for an option it does not take
  */
 export function defineCompressor(options: DefineCompressorOptions): ContextCompressor {
+  optionChecker('context-core', 'defineCompressor').knownKeys(options, OPTION_KEYS);
   const { name, transform, guarantees } = options;
   return Object.freeze({
     name,
     ...(guarantees ? { guarantees: Object.freeze({ ...guarantees }) } : {}),
     async compress(
-      messages: readonly Message[],
+      given: readonly Message[],
       budget: TokenBudget,
       context: CompressContext,
     ): Promise<CompressResult> {
-      const limit = budgetLimit(budget);
+      const { messages, limit } = readCompressInput(name, given, budget, context);
       throwIfAborted(context.signal, name);
       const tally = createInputTally(messages, context.counter);
       const output = await transform({
@@ -130,3 +134,11 @@ export function defineCompressor(options: DefineCompressorOptions): ContextCompr
     },
   });
 }
+
+// --- internal helpers ---
+
+const OPTION_KEYS = Object.freeze({
+  name: true,
+  guarantees: true,
+  transform: true,
+} satisfies OptionKeys<DefineCompressorOptions>);

@@ -44,6 +44,7 @@ export class InvalidOptionError extends ContextError<InvalidOptionCode> {
   /** The codes of this family. */
   static readonly codes: readonly InvalidOptionCode[] = Object.freeze([
     'invalid_option',
+    'unknown_option',
     'invalid_query',
     'invalid_config',
     'invalid_cursor',

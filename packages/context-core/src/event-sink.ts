@@ -1,7 +1,8 @@
 import type { PredictedCost } from './billed-cost.js';
 import type { CompressionStep } from './context-compressor.js';
 import type { MessageChange } from './context-manager.js';
-import type { Page, PageOptions } from './page.js';
+import type { OptionKeys } from './option-checker.js';
+import { PAGE_OPTION_KEYS, type Page, type PageOptions } from './page.js';
 
 /** What every event has: its `type`, the conversation, the time, and a payload of that type. */
 export interface ContextEventOf<Type extends string, Payload> {
@@ -225,6 +226,17 @@ export interface ListEventsOptions<Type extends ContextEventType = ContextEventT
 export interface ListEventsPageOptions<Type extends ContextEventType = ContextEventType>
   extends ListEventsOptions<Type>,
     PageOptions {}
+
+/** The keys of {@link ListEventsOptions}, for stores to refuse any other. */
+export const LIST_EVENTS_OPTION_KEYS = Object.freeze({
+  type: true,
+} satisfies OptionKeys<ListEventsOptions>);
+
+/** The keys of {@link ListEventsPageOptions}, for stores to refuse any other. */
+export const LIST_EVENTS_PAGE_OPTION_KEYS = Object.freeze({
+  ...LIST_EVENTS_OPTION_KEYS,
+  ...PAGE_OPTION_KEYS,
+} satisfies OptionKeys<ListEventsPageOptions>);
 
 /** An {@link EventSink} that can read its events back. */
 export interface EventStore extends EventSink {

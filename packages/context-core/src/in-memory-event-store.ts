@@ -1,10 +1,13 @@
-import type {
-  ContextEvent,
-  ContextEventType,
-  EventStore,
-  ListEventsOptions,
-  ListEventsPageOptions,
+import {
+  type ContextEvent,
+  type ContextEventType,
+  type EventStore,
+  LIST_EVENTS_OPTION_KEYS,
+  LIST_EVENTS_PAGE_OPTION_KEYS,
+  type ListEventsOptions,
+  type ListEventsPageOptions,
 } from './event-sink.js';
+import { optionChecker } from './option-checker.js';
 import type { Page } from './page.js';
 import { pageOf, readPageOptions } from './page-cursor.js';
 
@@ -28,13 +31,18 @@ export function createInMemoryEventStore(): EventStore {
       conversationId?: string,
       options: ListEventsOptions = {},
     ): Promise<ContextEvent[]> {
+      optionChecker('context-core', 'listEvents').knownKeys(options, LIST_EVENTS_OPTION_KEYS);
       return structuredClone(events.filter(matches(conversationId, options.type)));
     },
     async listEventsPage(
       conversationId: string | undefined,
       options?: ListEventsPageOptions,
     ): Promise<Page<ContextEvent>> {
-      const listing = { method: 'listEventsPage', scope: [conversationId, options?.type] };
+      const listing = {
+        method: 'listEventsPage',
+        scope: [conversationId, options?.type],
+        optionKeys: LIST_EVENTS_PAGE_OPTION_KEYS,
+      };
       const request = readPageOptions(options, listing);
       const wanted = matches(conversationId, options?.type);
       // An event's key is its index plus one: events are only ever appended.

@@ -1,12 +1,17 @@
 import { assertValidMaxTokens } from './assert-valid-max-tokens.js';
 import { boundedHistory } from './bounded-history.js';
-import type { ArchiveInfo, GetHistoryOptions, HistoryStore } from './context-provider.js';
+import {
+  type ArchiveInfo,
+  GET_HISTORY_OPTION_KEYS,
+  type GetHistoryOptions,
+  type HistoryStore,
+} from './context-provider.js';
 import { assertConversationId } from './conversation-id.js';
 import { copyData } from './copy-data.js';
 import { withTokenCount } from './count-tokens.js';
 import { assertValidLimit, keepNewest } from './keep-newest.js';
 import type { Message } from './message.js';
-import { optionChecker } from './option-checker.js';
+import { type OptionKeys, optionChecker } from './option-checker.js';
 import type { Page, PageOptions } from './page.js';
 import { type PageRequest, pageOf, readPageOptions } from './page-cursor.js';
 import { rememberTokenCount } from './token-count-cache.js';
@@ -33,12 +38,13 @@ export interface InMemoryHistoryStoreOptions {
  *   {@link TokenCounter} (a non-empty `name` and a `count` method).
  */
 export function createInMemoryHistoryStore(options: InMemoryHistoryStoreOptions): HistoryStore {
+  optionChecker(SOURCE, 'createInMemoryHistoryStore').knownKeys(options, OPTION_KEYS);
   const counter = checkedCounter(options?.counter);
   const conversations = new Map<string, Conversation>();
   let nextId = 1;
 
-  const conversation = (conversationId: string): Conversation => {
-    assertConversationId(conversationId);
+  const conversation = (conversationId: string, method: string): Conversation => {
+    assertConversationId(conversationId, SOURCE, method);
     let found = conversations.get(conversationId);
     if (!found) {
       found = { active: [], archives: [] };
@@ -49,7 +55,7 @@ export function createInMemoryHistoryStore(options: InMemoryHistoryStoreOptions)
 
   return Object.freeze({
     async append(conversationId: string, input: Message | readonly Message[]): Promise<Message[]> {
-      const target = conversation(conversationId);
+      const target = conversation(conversationId, 'append');
       const batch = Array.isArray(input) ? input : [input as Message];
       const calls: string[] = [];
       const answered: string[] = [];
@@ -81,15 +87,16 @@ export function createInMemoryHistoryStore(options: InMemoryHistoryStoreOptions)
       conversationId: string,
       historyOptions: GetHistoryOptions = {},
     ): Promise<Message[]> {
+      const active = conversation(conversationId, 'getHistory').active;
+      optionChecker(SOURCE, 'getHistory').knownKeys(historyOptions, GET_HISTORY_OPTION_KEYS);
       const { limit, maxTokens } = historyOptions;
-      const active = conversation(conversationId).active;
       if (limit !== undefined) assertValidLimit(limit);
       if (maxTokens === undefined) return copiesWithCounts(keepNewest(active, limit));
       assertValidMaxTokens(maxTokens);
       return copiesWithCounts(boundedHistory(active, maxTokens, limit));
     },
     async archive(conversationId: string): Promise<{ archiveId: string; count: number }> {
-      const target = conversation(conversationId);
+      const target = conversation(conversationId, 'archive');
       const archiveId = crypto.randomUUID();
       const count = target.active.length;
       if (count > 0) {
@@ -104,14 +111,16 @@ export function createInMemoryHistoryStore(options: InMemoryHistoryStoreOptions)
       return { archiveId, count };
     },
     async listArchives(conversationId: string): Promise<ArchiveInfo[]> {
-      return conversation(conversationId).archives.map(({ archiveId, count, archivedAt }) => ({
-        archiveId,
-        count,
-        archivedAt,
-      }));
+      return conversation(conversationId, 'listArchives').archives.map(
+        ({ archiveId, count, archivedAt }) => ({
+          archiveId,
+          count,
+          archivedAt,
+        }),
+      );
     },
     async getArchive(conversationId: string, archiveId: string): Promise<Message[]> {
-      const found = conversation(conversationId).archives.find(
+      const found = conversation(conversationId, 'getArchive').archives.find(
         (archive) => archive.archiveId === archiveId,
       );
       return copiesWithCounts(found?.messages ?? []);
@@ -122,7 +131,7 @@ export function createInMemoryHistoryStore(options: InMemoryHistoryStoreOptions)
     ): Promise<Page<ArchiveInfo>> {
       const listing = { method: 'listArchivesPage', scope: [conversationId] };
       const request = readPageOptions(pageOptions, listing);
-      const { archives } = conversation(conversationId);
+      const { archives } = conversation(conversationId, 'listArchivesPage');
       const page = pageOf(keysOfPage(archives.length, request), request, listing, (key) => key);
       return {
         ...page,
@@ -140,8 +149,9 @@ export function createInMemoryHistoryStore(options: InMemoryHistoryStoreOptions)
       const listing = { method: 'getArchivePage', scope: [conversationId, archiveId] };
       const request = readPageOptions(pageOptions, listing);
       const messages =
-        conversation(conversationId).archives.find((archive) => archive.archiveId === archiveId)
-          ?.messages ?? [];
+        conversation(conversationId, 'getArchivePage').archives.find(
+          (archive) => archive.archiveId === archiveId,
+        )?.messages ?? [];
       const page = pageOf(keysOfPage(messages.length, request), request, listing, (key) => key);
       return {
         ...page,
@@ -152,6 +162,12 @@ export function createInMemoryHistoryStore(options: InMemoryHistoryStoreOptions)
 }
 
 // --- internal helpers ---
+
+const SOURCE = 'context-core';
+
+const OPTION_KEYS = Object.freeze({
+  counter: true,
+} satisfies OptionKeys<InMemoryHistoryStoreOptions>);
 
 interface Conversation {
   active: Message[];
@@ -203,7 +219,7 @@ function checkedCounter(value: unknown): TokenCounter {
   ) {
     return candidate as TokenCounter;
   }
-  throw optionChecker('context-core', 'createInMemoryHistoryStore').invalid(
+  throw optionChecker(SOURCE, 'createInMemoryHistoryStore').invalid(
     'counter',
     value,
     'a TokenCounter (a non-empty name and a count method)',

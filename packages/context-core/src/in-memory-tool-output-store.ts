@@ -1,6 +1,7 @@
 import { assertToolOutput } from './assert-tool-output.js';
 import { assertConversationId } from './conversation-id.js';
 import { InvalidOptionError } from './error-families.js';
+import { type OptionKeys, optionChecker } from './option-checker.js';
 import {
   assertToolOutputRef,
   createToolOutputRef,
@@ -36,6 +37,7 @@ export interface InMemoryToolOutputStoreOptions extends ToolOutputScopeOptions {
 export function createInMemoryToolOutputStore(
   options: InMemoryToolOutputStoreOptions = {},
 ): ToolOutputStore {
+  optionChecker('context-core', 'createInMemoryToolOutputStore').knownKeys(options, OPTION_KEYS);
   const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
   if (!Number.isInteger(maxBytes) || maxBytes <= 0) {
     throw new InvalidOptionError({
@@ -72,7 +74,7 @@ export function createInMemoryToolOutputStore(
       return ref;
     },
     async get(conversationId: string, ref: string): Promise<StoredToolOutput> {
-      assertConversationId(conversationId);
+      assertConversationId(conversationId, 'context-core', 'get');
       assertToolOutputRef(ref);
       const entry = entries.get(ref);
       if (!entry || (!shared && entry.conversationId !== conversationId)) {
@@ -84,3 +86,10 @@ export function createInMemoryToolOutputStore(
     },
   } satisfies ToolOutputStore);
 }
+
+// --- internal helpers ---
+
+const OPTION_KEYS = Object.freeze({
+  maxBytes: true,
+  shareAcrossConversations: true,
+} satisfies OptionKeys<InMemoryToolOutputStoreOptions>);

@@ -27,21 +27,23 @@ export {
   type InvalidOptionCode,
   type StorageCode,
 } from './context-error.js';
-export type {
-  ChangeAction,
-  ContextManager,
-  FitOptions,
-  FitReport,
-  FitResult,
-  MessageChange,
+export {
+  type ChangeAction,
+  type ContextManager,
+  FIT_OPTION_KEYS,
+  type FitOptions,
+  type FitReport,
+  type FitResult,
+  type MessageChange,
 } from './context-manager.js';
-export type {
-  ArchiveInfo,
-  ContextProvider,
-  GetHistoryOptions,
-  HistoryStore,
+export {
+  type ArchiveInfo,
+  type ContextProvider,
+  GET_HISTORY_OPTION_KEYS,
+  type GetHistoryOptions,
+  type HistoryStore,
 } from './context-provider.js';
-export { assertConversationId } from './conversation-id.js';
+export { assertConversationId, MAX_CONVERSATION_ID_LENGTH } from './conversation-id.js';
 export { copyData } from './copy-data.js';
 export {
   APPROVAL_OVERHEAD_TOKENS,
@@ -77,23 +79,25 @@ export {
   DEFAULT_URL_FILE_TOKENS,
   estimateMediaTokens,
 } from './estimate-media-tokens.js';
-export type {
-  ContextCompressedEvent,
-  ContextEvent,
-  ContextEventOf,
-  ContextEventType,
-  ContextFallbackEvent,
-  ContextResetEvent,
-  EventSink,
-  EventStore,
-  LastPromptIgnoredEvent,
-  LastPromptIgnoredReason,
-  ListEventsOptions,
-  ListEventsPageOptions,
-  ModelUsageEvent,
-  RecordedChange,
-  SummaryFailedEvent,
-  SummarySkippedEvent,
+export {
+  type ContextCompressedEvent,
+  type ContextEvent,
+  type ContextEventOf,
+  type ContextEventType,
+  type ContextFallbackEvent,
+  type ContextResetEvent,
+  type EventSink,
+  type EventStore,
+  type LastPromptIgnoredEvent,
+  type LastPromptIgnoredReason,
+  LIST_EVENTS_OPTION_KEYS,
+  LIST_EVENTS_PAGE_OPTION_KEYS,
+  type ListEventsOptions,
+  type ListEventsPageOptions,
+  type ModelUsageEvent,
+  type RecordedChange,
+  type SummaryFailedEvent,
+  type SummarySkippedEvent,
 } from './event-sink.js';
 export { groupUnits, type MessageUnit } from './group-units.js';
 export { createInMemoryEventStore } from './in-memory-event-store.js';
@@ -159,6 +163,7 @@ export {
   recordOrigin,
 } from './message-origin.js';
 export {
+  assertModelOverrides,
   findModelInfo,
   getModelInfo,
   MODEL_TABLE,
@@ -169,10 +174,11 @@ export {
   type ModelTableEntry,
   PRICES_READ_ON,
 } from './model-table.js';
-export { type OptionChecker, optionChecker } from './option-checker.js';
+export { type OptionChecker, type OptionKeys, optionChecker } from './option-checker.js';
 export {
   DEFAULT_PAGE_LIMIT,
   MAX_PAGE_LIMIT,
+  PAGE_OPTION_KEYS,
   type Page,
   type PageOptions,
   type PageOrder,
@@ -184,6 +190,8 @@ export {
   readPageOptions,
 } from './page-cursor.js';
 export type { AssembleInput, PromptAssembler } from './prompt-assembler.js';
+export { readArrayOnce } from './read-array-once.js';
+export { readCompressInput } from './read-compress-input.js';
 export {
   type ModelLimitOptions,
   type ResolvedModelLimits,

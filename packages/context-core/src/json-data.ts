@@ -1,3 +1,5 @@
+import { accessorKey } from './accessor-key.js';
+
 /** Deepest nesting of arrays and objects {@link jsonDataProblem} accepts. */
 export const MAX_JSON_DEPTH = 256;
 
@@ -7,7 +9,8 @@ export const MAX_JSON_DEPTH = 256;
  * `undefined` items, and plain objects of those (a property whose value is `undefined` is
  * allowed: it reads back absent). Refused, with the path where it was found: cycles, BigInt,
  * functions, symbols, NaN and infinities, class instances such as Date or Map (JSON would turn
- * them into something else), and nesting deeper than {@link MAX_JSON_DEPTH}. The walk uses no
+ * them into something else), getters and setters (a value that may change between reads), and
+ * nesting deeper than {@link MAX_JSON_DEPTH}. The walk uses no
  * recursion, so no input can overflow the stack.
  *
  * @param value - the value to check
@@ -33,6 +36,10 @@ export function jsonDataProblem(value: unknown, path: string): string | undefine
     const isArray = Array.isArray(item);
     if (!isArray && !isPlainObject(item)) {
       return `${where} is ${describeInstance(item)}, not a plain object: convert it to JSON data first.`;
+    }
+    const accessor = accessorKey(item);
+    if (accessor !== undefined) {
+      return `${where}${isArray ? `[${accessor}]` : `.${accessor}`} is a getter or setter, not data.`;
     }
     open.add(item);
     stack.push({ value: item, path: where, depth, leave: true });

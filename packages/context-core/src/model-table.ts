@@ -1,5 +1,6 @@
 import { InvalidOptionError } from './error-families.js';
 import { canonicalModelId, matchModelId } from './match-model-id.js';
+import { type OptionKeys, optionChecker } from './option-checker.js';
 import { UnknownModelError } from './unknown-model-error.js';
 
 /** The window and answer limits of a model, in tokens. */
@@ -213,6 +214,37 @@ export interface ModelInfoOptions {
 }
 
 /**
+ * Refuses rows of model overrides that hold a key a {@link ModelTableEntry} (or its `prices`) does
+ * not have, such as `contextWindw`: a misspelt limit must not fall back to the table's. Every
+ * function that takes overrides checks them here.
+ *
+ * @param overrides - the rows given, by model id; `undefined` passes
+ * @param source - the package raising the error
+ * @param factory - the function the caller called, such as `createContextManager`
+ * @param option - the option that holds the rows, such as `modelOverrides`
+ * @throws InvalidOptionError (`unknown_option`) naming the row, the unknown key and the closest
+ *   known one; (`invalid_option`) for rows or a row that is not an object
+ */
+export function assertModelOverrides(
+  overrides: unknown,
+  source: string,
+  factory: string,
+  option: string,
+): void {
+  const check = optionChecker(source, factory);
+  if (overrides === undefined) return;
+  if (typeof overrides !== 'object' || overrides === null || Array.isArray(overrides)) {
+    throw check.invalid(option, overrides, 'an object of rows by model id');
+  }
+  for (const [id, entry] of Object.entries(overrides as object)) {
+    const row = `${option}[${JSON.stringify(id)}]`;
+    check.knownKeys(entry, ENTRY_KEYS, row);
+    const prices = (entry as ModelTableEntry | undefined)?.prices;
+    if (prices !== undefined) check.knownKeys(prices, PRICES_KEYS, `${row}.prices`);
+  }
+}
+
+/**
  * What ctxkit knows about `model`: its limits and, where published, its prices. The id is
  * matched in `overrides` first, then in the table, ignoring case, provider prefixes
  * (`openai/gpt-4o`, `anthropic/claude-3.5-sonnet`, Bedrock's `us.anthropic.…-v1:0`), Vertex dates
@@ -248,7 +280,8 @@ export function getModelInfo(model: string, options: ModelInfoOptions = {}): Mod
  * @param options - rows to match before the table
  * @returns the model's limits and prices, or `undefined` when nothing matches
  * @throws InvalidOptionError (`invalid_option`) for an empty id, or a matching override whose
- *   limits are not positive whole numbers
+ *   limits are not positive whole numbers; (`unknown_option`) for an option or an override's key
+ *   that is not known
  */
 export function findModelInfo(
   model: string,
@@ -261,6 +294,8 @@ export function findModelInfo(
       details: { model },
     });
   }
+  optionChecker('context-core', 'findModelInfo').knownKeys(options, INFO_OPTION_KEYS);
+  assertModelOverrides(options.overrides, 'context-core', 'findModelInfo', 'overrides');
   const id = canonicalModelId(model);
   const overrides = canonicalRows(options.overrides ?? {});
   for (const rows of [overrides, TABLE_BY_CANONICAL_ID]) {
@@ -282,6 +317,23 @@ export function findModelInfo(
 // --- internal helpers ---
 
 type Row = { id: string; entry: Readonly<ModelTableEntry> };
+
+const ENTRY_KEYS = Object.freeze({
+  contextWindow: true,
+  maxOutputTokens: true,
+  prices: true,
+} satisfies OptionKeys<ModelTableEntry>);
+
+const PRICES_KEYS = Object.freeze({
+  input: true,
+  cachedInput: true,
+  cacheWrite: true,
+  output: true,
+  pricesReadOn: true,
+  source: true,
+} satisfies OptionKeys<ModelPrices>);
+
+const INFO_OPTION_KEYS = Object.freeze({ overrides: true } satisfies OptionKeys<ModelInfoOptions>);
 
 const TABLE_BY_CANONICAL_ID = canonicalRows(MODEL_TABLE);
 

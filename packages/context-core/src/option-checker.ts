@@ -1,5 +1,13 @@
+import { closestName } from './closest-name.js';
 import type { ContextError } from './context-error.js';
 import { InvalidOptionError } from './error-families.js';
+
+/**
+ * The names of an options type's keys, each mapped to `true`: kept beside the options interface
+ * and written `{ ... } satisfies OptionKeys<XOptions>`, so that a key added to the interface and
+ * not to the list (or the other way round) fails to compile.
+ */
+export type OptionKeys<Options> = { readonly [Key in keyof Required<Options>]: true };
 
 /**
  * Checks the options of one factory. Each method returns the option's value when it is valid,
@@ -100,6 +108,20 @@ export interface OptionChecker {
     methods: readonly string[],
   ): Value;
   /**
+   * Refuses an options object holding a key that is not in `known` (even one whose value is
+   * `undefined`): a misspelt option must not silently fall back to its default. Only own string
+   * keys are looked at. `undefined` passes (no options given).
+   *
+   * @param options - the options object given
+   * @param known - the option names, as an {@link OptionKeys} object
+   * @param option - for a nested options object, its name (such as `budget`), which prefixes
+   *   each key in the error; left out for the function's own options
+   * @throws InvalidOptionError (`unknown_option`) naming the unknown key and the closest known
+   *   one by edit distance ("did you mean maxTokens?"), or listing the known keys when none is
+   *   close; (`invalid_option`) when `options` is not an object
+   */
+  knownKeys(options: unknown, known: Readonly<Record<string, true>>, option?: string): void;
+  /**
    * The error for an option that is not `expected`, for checks the methods above do not cover.
    *
    * @param option - the option's name, as the error names it
@@ -129,6 +151,16 @@ export function optionChecker(source: string, factory: string): OptionChecker {
     typeof value === 'number' && Number.isInteger(value) && value >= minimum;
   return Object.freeze({
     invalid,
+    knownKeys(options: unknown, known: Readonly<Record<string, true>>, option?: string): void {
+      if (options === undefined) return;
+      if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+        throw invalid(option ?? 'options', options, 'an object');
+      }
+      for (const key of Object.keys(options)) {
+        if (Object.hasOwn(known, key)) continue;
+        throw unknownOption(source, factory, option, key, Object.keys(known));
+      }
+    },
     wholeNumber<Fallback extends number | undefined>(
       option: string,
       value: unknown,
@@ -190,6 +222,34 @@ export function optionChecker(source: string, factory: string): OptionChecker {
 }
 
 // --- internal helpers ---
+
+function unknownOption(
+  source: string,
+  factory: string,
+  parent: string | undefined,
+  key: string,
+  known: readonly string[],
+): ContextError {
+  const name = (option: string) => (parent === undefined ? option : `${parent}.${option}`);
+  const suggestion = closestName(key, known);
+  const fix =
+    suggestion !== undefined
+      ? `did you mean ${name(suggestion)}?`
+      : known.length === 0
+        ? 'it takes no options.'
+        : `the options are ${known.map(name).join(', ')}.`;
+  return new InvalidOptionError({
+    code: 'unknown_option',
+    source,
+    message: `${factory}: unknown option ${name(key)}; ${fix}`,
+    details: {
+      factory,
+      option: name(key),
+      ...(suggestion === undefined ? {} : { suggestion: name(suggestion) }),
+      known: known.map(name),
+    },
+  });
+}
 
 function describeOption(value: unknown): string {
   if (value === null) return 'null';

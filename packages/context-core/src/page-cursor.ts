@@ -3,6 +3,7 @@ import { optionChecker } from './option-checker.js';
 import {
   DEFAULT_PAGE_LIMIT,
   MAX_PAGE_LIMIT,
+  PAGE_OPTION_KEYS,
   type Page,
   type PageOptions,
   type PageOrder,
@@ -20,6 +21,12 @@ export interface PageListing {
    * @default 'context-core'
    */
   source?: string;
+  /**
+   * The option names the read takes; any other is refused.
+   *
+   * @default `PAGE_OPTION_KEYS`
+   */
+  optionKeys?: Readonly<Record<string, true>>;
 }
 
 /** The options of a paged read, checked, with the cursor turned back into a key. */
@@ -41,15 +48,14 @@ export interface PageRequest {
  * @param options - the options as given, possibly `undefined`
  * @param listing - the listing being read
  * @returns the limit, the order and the key to continue after
- * @throws InvalidOptionError (`invalid_option`) for a bad `limit` or `order`; (`invalid_cursor`)
+ * @throws InvalidOptionError (`unknown_option`) for an option the listing does not take;
+ *   (`invalid_option`) for a bad `limit` or `order`; (`invalid_cursor`)
  *   for an `after` that is not a cursor of this listing, naming the method and the value
  */
 export function readPageOptions(options: unknown, listing: PageListing): PageRequest {
   const checker = optionChecker(listing.source ?? 'context-core', listing.method);
   const given = (options ?? {}) as PageOptions;
-  if (typeof given !== 'object') {
-    throw checker.invalid('options', options, 'an object');
-  }
+  checker.knownKeys(given, listing.optionKeys ?? PAGE_OPTION_KEYS);
   const limit = given.limit ?? DEFAULT_PAGE_LIMIT;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_LIMIT) {
     throw checker.invalid('limit', given.limit, `a whole number from 1 to ${MAX_PAGE_LIMIT}`);

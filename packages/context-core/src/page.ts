@@ -1,3 +1,5 @@
+import type { OptionKeys } from './option-checker.js';
+
 /** The direction a paged read walks a list in. */
 export type PageOrder = 'oldest-first' | 'newest-first';
 
@@ -29,6 +31,13 @@ export interface PageOptions {
    */
   order?: PageOrder;
 }
+
+/** The keys of {@link PageOptions}: `readPageOptions` refuses any other. */
+export const PAGE_OPTION_KEYS = Object.freeze({
+  limit: true,
+  after: true,
+  order: true,
+} satisfies OptionKeys<PageOptions>);
 
 /**
  * One page of a listing. Pages continue from a key, not an offset: what is stored after a page

@@ -1,4 +1,4 @@
-import { findModelInfo, type ModelTableEntry } from './model-table.js';
+import { assertModelOverrides, findModelInfo, type ModelTableEntry } from './model-table.js';
 import { optionChecker } from './option-checker.js';
 import { UnknownModelError } from './unknown-model-error.js';
 
@@ -70,6 +70,12 @@ export function resolveModelLimits(
 ): ResolvedModelLimits | undefined {
   const { model, modelOverrides } = options;
   const check = optionChecker(context.source ?? 'context-core', context.factory);
+  assertModelOverrides(
+    modelOverrides,
+    context.source ?? 'context-core',
+    context.factory,
+    'modelOverrides',
+  );
   const contextWindow = check.wholeNumber('contextWindow', options.contextWindow, undefined, 1);
   const maxOutputTokens = check.wholeNumber(
     'maxOutputTokens',

@@ -1,5 +1,6 @@
 import { ContextError } from './context-error.js';
 import { BudgetError } from './error-families.js';
+import { type OptionKeys, optionChecker } from './option-checker.js';
 
 /** How many tokens a compressor may return. */
 export interface TokenBudget {
@@ -61,6 +62,7 @@ export function budgetLimit(budget: TokenBudget): number {
  * @param budget - the budget to check
  * @param source - the package named in the error
  * @throws BudgetError (`invalid_budget`) naming the field that is wrong
+ * @throws InvalidOptionError (`unknown_option`) for a key a budget does not have
  */
 export function assertValidBudget(budget: TokenBudget, source?: string): void {
   if (typeof budget !== 'object' || budget === null) {
@@ -70,6 +72,11 @@ export function assertValidBudget(budget: TokenBudget, source?: string): void {
       message: 'A token budget must be an object.',
     });
   }
+  optionChecker(source ?? 'context-core', 'token budget').knownKeys(
+    budget,
+    TOKEN_BUDGET_KEYS,
+    'budget',
+  );
   checkCount('maxTokens', budget.maxTokens, source);
   if (budget.reserveTokens !== undefined) checkCount('reserveTokens', budget.reserveTokens, source);
   if (budget.maxCharsPerMessage !== undefined)
@@ -96,6 +103,7 @@ export function assertValidBudget(budget: TokenBudget, source?: string): void {
  * @throws BudgetError (`budget_exceeded`) when the system prompt, input and reserve do not fit
  */
 export function deriveHistoryBudget(options: HistoryBudgetOptions): TokenBudget {
+  optionChecker('context-core', 'deriveHistoryBudget').knownKeys(options, HISTORY_BUDGET_KEYS);
   const {
     contextWindow,
     reserveTokens = 0,
@@ -125,6 +133,20 @@ export function deriveHistoryBudget(options: HistoryBudgetOptions): TokenBudget 
 }
 
 // --- internal helpers ---
+
+const TOKEN_BUDGET_KEYS = Object.freeze({
+  maxTokens: true,
+  reserveTokens: true,
+  maxCharsPerMessage: true,
+} satisfies OptionKeys<TokenBudget>);
+
+const HISTORY_BUDGET_KEYS = Object.freeze({
+  contextWindow: true,
+  reserveTokens: true,
+  systemTokens: true,
+  inputTokens: true,
+  maxCharsPerMessage: true,
+} satisfies OptionKeys<HistoryBudgetOptions>);
 
 function checkCount(field: string, value: unknown, source?: string): void {
   if (

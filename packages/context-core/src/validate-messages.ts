@@ -1,7 +1,9 @@
+import { accessorKey } from './accessor-key.js';
 import { type DataSnapshot, isUnchanged, snapshotOf } from './data-snapshot.js';
 import { InvalidMessageError } from './error-families.js';
 import { jsonDataProblem } from './json-data.js';
 import { type Message, PART_TYPES_BY_ROLE, type PartType, ROLES, type Role } from './message.js';
+import { type OptionKeys, optionChecker } from './option-checker.js';
 import { unstorableIdProblem } from './storable-id.js';
 
 /** Options of {@link validateMessages}. */
@@ -38,6 +40,14 @@ export interface ValidateMessagesOptions {
   source?: string;
 }
 
+const OPTION_KEYS = Object.freeze({
+  knownToolCallIds: true,
+  answeredToolCallIds: true,
+  knownApprovalIds: true,
+  answeredApprovalIds: true,
+  source: true,
+} satisfies OptionKeys<ValidateMessagesOptions>);
+
 /**
  * Checks that `messages` is a well-formed history.
  *
@@ -50,8 +60,12 @@ export interface ValidateMessagesOptions {
  * message; a hole in an array; `meta`, `providerOptions`, a tool input, a JSON output or an
  * opaque value that is not JSON data reading back as written (cycles, BigInt, NaN, class
  * instances, nesting past `MAX_JSON_DEPTH`: see `jsonDataProblem`); an `id`, `toolCallId` or
- * `approvalId` that cannot be stored as written (a lone surrogate, U+0000). A call without a
- * result is allowed: the newest assistant message may still await its tools.
+ * `approvalId` that cannot be stored as written (a lone surrogate, U+0000); a getter or setter
+ * (an accessor) on a message, its content array, a part or a tool output, or anywhere in its
+ * JSON data: it could answer validation one way and the compressor another, so such messages
+ * are refused rather than copied (a Proxy that lies through its traps cannot be detected: pass
+ * plain data). A call without a result is allowed: the newest assistant message may still await
+ * its tools.
  *
  * @param messages - the history to check, oldest first
  * @param options - tool calls and approvals known from before `messages`
@@ -59,6 +73,10 @@ export interface ValidateMessagesOptions {
  *   the field of the first problem, in `message` and in `details` (`index`, `part`, `field`)
  */
 export function validateMessages(messages: unknown, options: ValidateMessagesOptions = {}): void {
+  optionChecker(options.source ?? 'context-core', 'validateMessages').knownKeys(
+    options,
+    OPTION_KEYS,
+  );
   const source = options.source;
   if (!Array.isArray(messages)) {
     throw new InvalidMessageError({
@@ -80,10 +98,15 @@ export function validateMessages(messages: unknown, options: ValidateMessagesOpt
  *
  * @param options - as for `validateMessages`, for every call
  * @returns the validating function
+ * @throws InvalidOptionError (`unknown_option`) for an option it does not take
  */
 export function createMessageValidator(
   options: ValidateMessagesOptions = {},
 ): (messages: unknown) => void {
+  optionChecker(options.source ?? 'context-core', 'createMessageValidator').knownKeys(
+    options,
+    OPTION_KEYS,
+  );
   return (messages) => validateMessages(messages, options);
 }
 
@@ -138,6 +161,7 @@ function checkMessage(
   if (typeof message !== 'object' || message === null || Array.isArray(message)) {
     fail(`expected an object, got ${describe(message)}.`);
   }
+  refuseAccessors(message as object, undefined, fail);
   const { role, content, id, tokens, tokenCounter, meta, providerOptions } = message as Message;
   if (!ROLES.includes(role)) fail(`unknown role ${describe(role)}.`, 'role');
   if (id !== undefined && typeof id !== 'string')
@@ -159,6 +183,7 @@ function checkMessage(
   if (!Array.isArray(content)) {
     fail(`content must be a string or an array of parts, got ${describe(content)}.`, 'content');
   }
+  refuseAccessors(content, 'content', fail);
   if (role === 'tool' && content.length === 0) fail('a tool message must hold parts.', 'content');
   const steps: PairStep[] = [];
   const ownCalls = new Map<string, boolean>();
@@ -301,6 +326,7 @@ function validatePart(
   if (typeof part !== 'object' || part === null || Array.isArray(part)) {
     fail(`expected a part object, got ${describe(part)}.`);
   }
+  refuseAccessors(part as object, undefined, fail);
   const fields = part as Record<string, unknown>;
   const type = fields.type;
   if (typeof type !== 'string' || !KNOWN_PART_TYPES.has(type)) {
@@ -416,6 +442,7 @@ function validateToolOutput(output: unknown, fail: Fail): void {
   if (typeof output !== 'object' || output === null || Array.isArray(output)) {
     fail(`tool-result output must be ${expected}, got ${describe(output)}.`, 'tool-result.output');
   }
+  refuseAccessors(output as object, 'tool-result.output', fail);
   const { type, value } = output as Record<string, unknown>;
   if (type === 'json') {
     if (value === undefined) fail('a JSON output must have a value.', 'tool-result.output.value');
@@ -425,12 +452,14 @@ function validateToolOutput(output: unknown, fail: Fail): void {
   if (type !== 'content' || !Array.isArray(value)) {
     fail(`tool-result output must be ${expected}, got ${describe(output)}.`, 'tool-result.output');
   }
+  refuseAccessors(value, 'tool-result.output.value', fail);
   for (let at = 0; at < value.length; at += 1) {
     const path = `tool-result.output.value[${at}]`;
     const item: unknown = value[at];
     if (typeof item !== 'object' || item === null || Array.isArray(item)) {
       fail(`expected a text, image or file part, got ${describe(item)}.`, path);
     }
+    refuseAccessors(item as object, path, fail);
     const fields = item as Record<string, unknown>;
     if (fields.type === 'text') {
       if (typeof fields.text !== 'string')
@@ -483,6 +512,20 @@ function fieldChecker(fields: Record<string, unknown>, type: string, fail: Fail)
       }
     },
   };
+}
+
+/**
+ * Fails when `value` (a message, its content, a part) has a getter or setter: it could answer
+ * validation one way and the compressor another. `path` names `value` in the error.
+ */
+function refuseAccessors(value: object, path: string | undefined, fail: Fail): void {
+  const key = accessorKey(value);
+  if (key === undefined) return;
+  const field = path === undefined ? key : `${path}.${key}`;
+  fail(
+    `${field} is a getter or setter, not data: what validation reads could differ from what is sent. Pass plain data (copy the values into a plain object).`,
+    field,
+  );
 }
 
 function isOptionalString(value: unknown): boolean {

@@ -1,4 +1,5 @@
 import {
+  assertConversationId,
   type ContextManager,
   type ContextResetEvent,
   countTokens,
@@ -6,6 +7,7 @@ import {
   type HistoryStore,
   type Logger,
   type Message,
+  type OptionKeys,
   optionChecker,
   StorageError,
   silentLogger,
@@ -145,6 +147,7 @@ export interface AutoReset {
  */
 export function createAutoReset(options: AutoResetOptions): AutoReset {
   const check = optionChecker(SOURCE, 'createAutoReset');
+  check.knownKeys(options, OPTION_KEYS);
   const manager = check.methods<ContextManager | undefined>(
     'manager',
     options?.manager,
@@ -182,6 +185,8 @@ export function createAutoReset(options: AutoResetOptions): AutoReset {
       conversationId: string,
       checkOptions: AutoResetCheckOptions = {},
     ): Promise<AutoResetResult> {
+      assertConversationId(conversationId, SOURCE, 'autoReset.check');
+      optionChecker(SOURCE, 'autoReset.check').knownKeys(checkOptions, CHECK_OPTION_KEYS);
       const system = systemMessages(checkOptions.system, 'autoReset.check');
       const pending = checkOptions.pending ?? [];
       const tools = checkOptions.tools ?? [];
@@ -255,3 +260,18 @@ export function createAutoReset(options: AutoResetOptions): AutoReset {
 function isResetNotice(message: Message): boolean {
   return message.meta?.kind === RESET_NOTICE_KIND;
 }
+
+const OPTION_KEYS = Object.freeze({
+  manager: true,
+  store: true,
+  threshold: true,
+  events: true,
+  logger: true,
+} satisfies OptionKeys<AutoResetOptions>);
+
+const CHECK_OPTION_KEYS = Object.freeze({
+  system: true,
+  tools: true,
+  pending: true,
+  taskId: true,
+} satisfies OptionKeys<AutoResetCheckOptions>);

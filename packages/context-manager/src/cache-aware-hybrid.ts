@@ -2,10 +2,13 @@ import { type CacheAwareOptions, cacheAware } from '@ctxkit/compressor-simple';
 import {
   type ContextCompressor,
   composeCompressors,
+  type OptionKeys,
+  optionChecker,
   type ToolOutputStore,
 } from '@ctxkit/context-core';
 import { type OffloadToolOutputsOptions, offloadToolOutputs } from '@ctxkit/tool-output-store';
 import { type HybridOptions, hybrid } from './hybrid.js';
+import { SOURCE } from './source.js';
 
 /** Options of {@link cacheAwareHybrid}. */
 export interface CacheAwareHybridOptions {
@@ -50,6 +53,22 @@ export interface CacheAwareHybridOptions {
  *   `offloadToolOutputs`, `hybrid` and `cacheAware` check them
  */
 export function cacheAwareHybrid(options: CacheAwareHybridOptions): ContextCompressor {
+  const check = optionChecker(SOURCE, 'cacheAwareHybrid');
+  check.knownKeys(options, OPTION_KEYS);
+  // Their other keys are checked by the parts they go to; these two the preset sets itself.
+  for (const [option, key] of [
+    ['offload', 'store'],
+    ['cache', 'compressor'],
+  ] as const) {
+    const part = options[option] as Record<string, unknown> | undefined;
+    if (part !== undefined && part !== null && Object.hasOwn(part, key)) {
+      throw check.invalid(
+        `${option}.${key}`,
+        part[key],
+        `left out: cacheAwareHybrid sets it (${option === 'offload' ? 'toolOutputs' : 'hybrid'})`,
+      );
+    }
+  }
   const composed = composeCompressors(
     offloadToolOutputs({
       minChars: 400,
@@ -67,3 +86,13 @@ export function cacheAwareHybrid(options: CacheAwareHybridOptions): ContextCompr
   );
   return Object.freeze({ ...composed, name: 'cache-aware-hybrid' });
 }
+
+// --- internal helpers ---
+
+const OPTION_KEYS = Object.freeze({
+  toolOutputs: true,
+  summary: true,
+  offload: true,
+  mask: true,
+  cache: true,
+} satisfies OptionKeys<CacheAwareHybridOptions>);

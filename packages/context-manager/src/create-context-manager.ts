@@ -1,5 +1,7 @@
 import { contextGuard } from '@ctxkit/compressor-simple';
 import {
+  assertConversationId,
+  assertModelOverrides,
   BudgetError,
   type ContextCompressor,
   type ContextManager,
@@ -7,6 +9,7 @@ import {
   createMessageValidator,
   defaultReserveTokens,
   type EventSink,
+  FIT_OPTION_KEYS,
   type FitOptions,
   type FitReport,
   type FitResult,
@@ -18,7 +21,9 @@ import {
   type MessageChange,
   type ModelInfo,
   type ModelTableEntry,
+  type OptionKeys,
   optionChecker,
+  readArrayOnce,
   silentLogger,
   type TokenCounter,
 } from '@ctxkit/context-core';
@@ -97,6 +102,19 @@ export interface ContextManagerOptions {
   predictCost?: boolean;
 }
 
+/** The keys of {@link ContextManagerOptions}: `createContextManager` refuses any other. */
+export const CONTEXT_MANAGER_OPTION_KEYS = Object.freeze({
+  model: true,
+  maxTokens: true,
+  maxCharsPerMessage: true,
+  modelOverrides: true,
+  compressor: true,
+  counter: true,
+  events: true,
+  logger: true,
+  predictCost: true,
+} satisfies OptionKeys<ContextManagerOptions>);
+
 /**
  * A manager that fits the messages of each model step to the model: array in, array out, no
  * store needed. Every fit counts the system prompt and the tool definitions against the budget,
@@ -108,6 +126,8 @@ export interface ContextManagerOptions {
  *
  * @param options - the model, the budget, the compressor, the counter, the event sink, the logger
  * @returns the manager, frozen
+ * @throws InvalidOptionError (`unknown_option`) for an option it does not take, such as
+ *   `maxToken` (named with the closest known one), also inside `modelOverrides` rows
  * @throws InvalidOptionError (`invalid_option`) when neither `model` nor `maxTokens` is given,
  *   or for a `maxTokens` that is not a positive whole number, or a malformed option
  * @throws UnknownModelError (`unknown_model`) for a model id the table and overrides lack, when
@@ -122,6 +142,8 @@ export interface ContextManagerOptions {
 export function createContextManager(options: ContextManagerOptions = {}): ContextManager {
   const factory = 'createContextManager';
   const check = optionChecker(SOURCE, factory);
+  check.knownKeys(options, CONTEXT_MANAGER_OPTION_KEYS);
+  assertModelOverrides(options.modelOverrides, SOURCE, factory, 'modelOverrides');
   const { id: modelId, info: model } = resolveModel(options, factory);
   const maxTokens =
     options.maxTokens === undefined && model !== undefined
@@ -170,15 +192,21 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     counter,
     model,
     countTools,
-    async fit(messages: readonly Message[], fitOptions: FitOptions = {}): Promise<FitResult> {
-      if (!Array.isArray(messages)) {
+    async fit(given: readonly Message[], fitOptions: FitOptions = {}): Promise<FitResult> {
+      if (!Array.isArray(given)) {
         throw new InvalidMessageError({
           code: 'invalid_message',
           source: SOURCE,
-          message: `fit: messages must be an array of messages, got ${describeValue(messages)}.`,
+          message: `fit: messages must be an array of messages, got ${describeValue(given)}.`,
           details: { where: 'messages' },
         });
       }
+      optionChecker(SOURCE, 'fit').knownKeys(fitOptions, FIT_OPTION_KEYS);
+      if (fitOptions.conversationId !== undefined) {
+        assertConversationId(fitOptions.conversationId, SOURCE, 'fit');
+      }
+      // Read once: validation, the compressor and the report all see this one copy.
+      const messages = readArrayOnce(given);
       const limit = fitLimit(fitOptions.maxTokens, maxTokens);
       const system = systemMessages(fitOptions.system, 'fit');
       validateInput(messages);
@@ -260,6 +288,13 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
 
 // --- internal helpers ---
 
+const MODEL_INFO_KEYS = Object.freeze({
+  id: true,
+  contextWindow: true,
+  maxOutputTokens: true,
+  prices: true,
+} satisfies OptionKeys<ModelInfo>);
+
 /** The model's id and info: given, looked up (an unknown id is fine when `maxTokens` is given), or none. */
 function resolveModel(
   options: ContextManagerOptions,
@@ -280,6 +315,7 @@ function resolveModel(
   if (typeof model !== 'object' || model === null || typeof model.id !== 'string') {
     throw check.invalid('model', model, 'a model id or a ModelInfo');
   }
+  check.knownKeys(model, MODEL_INFO_KEYS, 'model');
   check.wholeNumber('model.contextWindow', model.contextWindow, undefined, 1);
   return { id: model.id, info: model };
 }

@@ -19,7 +19,10 @@ import {
   type Logger,
   type Message,
   type ModelTableEntry,
+  type OptionKeys,
+  optionChecker,
   type PromptAssembler,
+  readArrayOnce,
   resolveModelLimits,
   type TokenBudget,
   type TokenCounter,
@@ -123,6 +126,23 @@ export interface ContextPipelineOptions {
   logger?: Logger;
 }
 
+/** The keys of {@link ContextPipelineOptions}: `createContextPipeline` refuses any other. */
+export const CONTEXT_PIPELINE_OPTION_KEYS = Object.freeze({
+  provider: true,
+  compressor: true,
+  assembler: true,
+  counter: true,
+  budget: true,
+  model: true,
+  contextWindow: true,
+  maxOutputTokens: true,
+  modelOverrides: true,
+  events: true,
+  historyLimit: true,
+  historyReach: true,
+  logger: true,
+} satisfies OptionKeys<ContextPipelineOptions>);
+
 /** How much history a pipeline's build reads (see {@link ContextPipelineOptions.historyReach}). */
 export type HistoryReach = 'window' | 'all';
 
@@ -137,6 +157,14 @@ export interface BuildInput {
   /** Aborts the build (and a compressor's model calls). */
   signal?: AbortSignal;
 }
+
+/** The keys of {@link BuildInput}: a pipeline's `build` refuses any other. */
+export const BUILD_INPUT_KEYS = Object.freeze({
+  system: true,
+  input: true,
+  tools: true,
+  signal: true,
+} satisfies OptionKeys<BuildInput>);
 
 /** The result of a build. */
 export interface BuildResult {
@@ -181,6 +209,8 @@ export interface ContextPipeline {
  *
  * @param options - the parts to wire, and the budget or the model's limits
  * @returns the pipeline, frozen
+ * @throws InvalidOptionError (`unknown_option`) for an option it does not take (named with the
+ *   closest known one), also inside `budget` and `modelOverrides`
  * @throws InvalidOptionError (`invalid_option`) when neither or both of a budget and a model's
  *   limits are given, or for a limit or `historyLimit` that is not a whole number
  * @throws BudgetError (`invalid_budget`) for a malformed `budget`
@@ -188,6 +218,7 @@ export interface ContextPipeline {
  *   when `contextWindow` is not given
  */
 export function createContextPipeline(options: ContextPipelineOptions): ContextPipeline {
+  optionChecker(SOURCE, 'createContextPipeline').knownKeys(options, CONTEXT_PIPELINE_OPTION_KEYS);
   const { provider, assembler, events, historyLimit, historyReach = 'window' } = options;
   const budget = resolveBudget(options);
   if (historyLimit !== undefined) assertValidLimit(historyLimit);
@@ -212,7 +243,8 @@ export function createContextPipeline(options: ContextPipelineOptions): ContextP
     budget,
     manager,
     async build(conversationId: string, input: BuildInput): Promise<BuildResult> {
-      assertConversationId(conversationId);
+      assertConversationId(conversationId, SOURCE, 'build');
+      optionChecker(SOURCE, 'build').knownKeys(input, BUILD_INPUT_KEYS, 'input');
       const system = systemMessages(input?.system, 'build', true);
       const given = inputMessages(input?.input);
       const systemTokens = countTokens(system, counter);
@@ -236,7 +268,7 @@ export function createContextPipeline(options: ContextPipelineOptions): ContextP
       const fitHistory = (history: readonly Message[]) =>
         fitAndAssemble(manager, history, {
           assembler,
-          system: input.system,
+          system: typeof input.system === 'string' ? input.system : system,
           ...(input.input === undefined ? {} : { input: input.input }),
           ...(input.tools === undefined ? {} : { tools: input.tools }),
           ...(input.signal ? { signal: input.signal } : {}),
@@ -263,10 +295,12 @@ export function createContextPipeline(options: ContextPipelineOptions): ContextP
       let built: AssembledPrompt | undefined;
       let sent: boolean[] = [];
       for (;;) {
-        history = await provider.getHistory(
+        // Read once: the reach checks, the fit and the report see the same history.
+        const loaded = await provider.getHistory(
           conversationId,
           historyReach === 'all' ? limit : { ...limit, maxTokens: reach },
         );
+        history = Array.isArray(loaded) ? readArrayOnce(loaded) : loaded;
         const stored = storedTokens(history);
         const whole =
           historyReach === 'all' ||
@@ -331,7 +365,7 @@ function resolveBudget(options: ContextPipelineOptions): Readonly<TokenBudget> {
         details: { factory, option: 'budget' },
       });
     }
-    assertValidBudget(options.budget);
+    assertValidBudget(options.budget, SOURCE);
     return Object.freeze({ ...options.budget });
   }
   if (!limits) {

@@ -1,12 +1,16 @@
 import {
   type ContextManager,
   countTokens,
+  FIT_OPTION_KEYS,
   type FitOptions,
   type FitReport,
   type FitResult,
   type Message,
+  type OptionKeys,
+  optionChecker,
   type PromptAssembler,
 } from '@ctxkit/context-core';
+import { SOURCE } from './source.js';
 
 /** Options of {@link fitAndAssemble}: a fit's options, the assembler and what it adds. */
 export interface FitAndAssembleOptions extends FitOptions {
@@ -56,6 +60,7 @@ export async function fitAndAssemble(
   messages: readonly Message[],
   options: FitAndAssembleOptions,
 ): Promise<AssembledPrompt> {
+  optionChecker(SOURCE, 'fitAndAssemble').knownKeys(options, OPTION_KEYS);
   const { assembler, input, fit: fitMessages = manager.fit, ...fitOptions } = options;
   const budget = fitOptions.maxTokens ?? manager.maxTokens;
   const inputTokens =
@@ -92,3 +97,10 @@ export async function fitAndAssemble(
 
 /** Most fits of one prompt (see the overshoot loop). */
 const MAX_FITS = 3;
+
+const OPTION_KEYS = Object.freeze({
+  ...FIT_OPTION_KEYS,
+  assembler: true,
+  input: true,
+  fit: true,
+} satisfies OptionKeys<FitAndAssembleOptions>);

@@ -1,4 +1,11 @@
-import type { ChangeAction, FitReport, MessageChange } from '@ctxkit/context-core';
+import {
+  type ChangeAction,
+  type FitReport,
+  type MessageChange,
+  type OptionKeys,
+  optionChecker,
+} from '@ctxkit/context-core';
+import { SOURCE } from './source.js';
 
 /** Options of {@link formatReport}. */
 export interface FormatReportOptions {
@@ -23,8 +30,10 @@ export interface FormatReportOptions {
  * const { messages, report } = await manager.fit(history, { system, tools });
  * console.log(formatReport(report));
  * ```
+ * @throws InvalidOptionError (`unknown_option`) for an option it does not take
  */
 export function formatReport(report: FitReport, options: FormatReportOptions = {}): string {
+  optionChecker(SOURCE, 'formatReport').knownKeys(options, OPTION_KEYS);
   const maxRows = options.maxRows ?? 40;
   const uncounted = report.uncountedMessages ?? 0;
   const lines = [
@@ -124,3 +133,5 @@ function runLabel(run: Run): string {
 function n(value: number): string {
   return value.toLocaleString('en-US');
 }
+
+const OPTION_KEYS = Object.freeze({ maxRows: true } satisfies OptionKeys<FormatReportOptions>);

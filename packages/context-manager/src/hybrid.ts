@@ -3,7 +3,12 @@ import {
   maskOldToolResults,
   trimToBudget,
 } from '@ctxkit/compressor-simple';
-import { type ContextCompressor, composeCompressors, optionChecker } from '@ctxkit/context-core';
+import {
+  type ContextCompressor,
+  composeCompressors,
+  type OptionKeys,
+  optionChecker,
+} from '@ctxkit/context-core';
 import { SOURCE } from './source.js';
 
 /** Options of {@link hybrid}. */
@@ -43,6 +48,7 @@ export interface HybridOptions {
  */
 export function hybrid(options: HybridOptions): ContextCompressor {
   const check = optionChecker(SOURCE, 'hybrid');
+  check.knownKeys(options, OPTION_KEYS);
   if (options?.summary === undefined) {
     throw check.invalid(
       'summary',
@@ -56,3 +62,10 @@ export function hybrid(options: HybridOptions): ContextCompressor {
   const composed = composeCompressors(maskOldToolResults(options.mask), summary, trimToBudget());
   return Object.freeze({ ...composed, name: 'hybrid' });
 }
+
+// --- internal helpers ---
+
+const OPTION_KEYS = Object.freeze({
+  summary: true,
+  mask: true,
+} satisfies OptionKeys<HybridOptions>);

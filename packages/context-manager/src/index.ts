@@ -11,7 +11,11 @@ export {
 export { type CacheAwareHybridOptions, cacheAwareHybrid } from './cache-aware-hybrid.js';
 export { compressedEvent } from './compressed-event.js';
 export { countToolDefinitions } from './count-tool-definitions.js';
-export { type ContextManagerOptions, createContextManager } from './create-context-manager.js';
+export {
+  CONTEXT_MANAGER_OPTION_KEYS,
+  type ContextManagerOptions,
+  createContextManager,
+} from './create-context-manager.js';
 export {
   type BuildInput,
   type BuildResult,

@@ -1,4 +1,9 @@
-import { InvalidMessageError, type Message, validateMessages } from '@ctxkit/context-core';
+import {
+  InvalidMessageError,
+  type Message,
+  readArrayOnce,
+  validateMessages,
+} from '@ctxkit/context-core';
 import { SOURCE } from './source.js';
 
 /**
@@ -21,8 +26,10 @@ export function systemMessages(system: unknown, caller: string, required = false
       details: { where: 'system' },
     });
   }
-  validateMessages(system, { source: SOURCE });
-  return system;
+  // Read once: what is validated is what is counted and sent.
+  const messages = readArrayOnce(system as readonly unknown[]) as Message[];
+  validateMessages(messages, { source: SOURCE });
+  return messages;
 }
 
 /**

@@ -1,4 +1,5 @@
 import {
+  assertConversationId,
   ContextLengthError,
   type ContextLengthFigures,
   type ContextManager,
@@ -8,6 +9,7 @@ import {
   type FitResult,
   type Logger,
   type Message,
+  type OptionKeys,
   optionChecker,
   silentLogger,
   throwIfAborted,
@@ -299,18 +301,28 @@ function checkArguments(call: unknown, manager: unknown, options: unknown) {
   if (check.wholeNumber('manager.maxTokens', maxTokens, undefined, 1) === undefined) {
     throw check.invalid('manager.maxTokens', maxTokens, 'a whole number of at least 1');
   }
+  check.knownKeys(options, OPTION_KEYS);
   if (typeof options !== 'object' || options === null) {
     throw check.invalid('options', options, 'an object');
   }
   const { signal, events, conversationId, logger } = options as ContextRetryOptions;
+  if (conversationId !== undefined) {
+    assertConversationId(conversationId, SOURCE, 'withContextRetry');
+  }
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
     throw check.invalid('signal', signal, 'an AbortSignal');
   }
   return {
     signal,
     events: check.methods<EventSink | undefined>('events', events, undefined, ['record']),
-    conversationId:
-      conversationId === undefined ? undefined : check.text('conversationId', conversationId, ''),
+    conversationId,
     logger: check.methods<Logger>('logger', logger, silentLogger, ['warn']),
   };
 }
+
+const OPTION_KEYS = Object.freeze({
+  signal: true,
+  events: true,
+  conversationId: true,
+  logger: true,
+} satisfies OptionKeys<ContextRetryOptions>);

@@ -466,6 +466,6 @@ describe('withContextRetry options', () => {
     const error = await contextErrorRejectedBy(run());
     expect(InvalidOptionError.isInstance(error)).toBe(true);
     expect(error.details).toMatchObject({ factory: 'withContextRetry', option });
-    expect(error.message).toContain(`option ${option} must be`);
+    expect(error.message).toContain(`${option} must be`);
   });
 });

@@ -1,7 +1,8 @@
-import type { ContextCompressedEvent } from '@ctxkit/context-core';
+import { type ContextCompressedEvent, type OptionKeys, optionChecker } from '@ctxkit/context-core';
 import { parseBuildPayload } from './build-payload.js';
 import { corruptRow, kindOf } from './corrupt-row.js';
 import { InspectorError } from './inspector-error.js';
+import { SOURCE } from './inspector-source.js';
 import type { InspectedDatabase } from './open-inspected-database.js';
 import { isRecordedTime } from './recorded-time.js';
 
@@ -49,6 +50,7 @@ export async function readBuilds(
   conversationId: string,
   options: ReadBuildsOptions = {},
 ): Promise<RecordedBuild[]> {
+  optionChecker(SOURCE, 'readBuilds').knownKeys(options, OPTION_KEYS);
   const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
   if (!Number.isInteger(pageSize) || pageSize < 1) {
     throw new InspectorError({
@@ -101,3 +103,8 @@ export async function readBuilds(
 // --- internal helpers ---
 
 const DEFAULT_PAGE_SIZE = 500;
+
+const OPTION_KEYS = Object.freeze({
+  pageSize: true,
+  onProgress: true,
+} satisfies OptionKeys<ReadBuildsOptions>);

@@ -1,8 +1,10 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type OptionKeys, optionChecker } from '@ctxkit/context-core';
 import { readConversationReport } from './conversation-report.js';
 import { listConversations } from './conversation-summary.js';
 import { InspectorError } from './inspector-error.js';
+import { SOURCE } from './inspector-source.js';
 import type { InspectedDatabase } from './open-inspected-database.js';
 import { renderViewerPage, VIEWER_PAGE_POLICY } from './viewer-page.js';
 
@@ -47,6 +49,7 @@ export async function startViewer(
   database: InspectedDatabase,
   options: ViewerOptions = {},
 ): Promise<Viewer> {
+  optionChecker(SOURCE, 'startViewer').knownKeys(options, OPTION_KEYS);
   const port = options.port ?? 0;
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     throw new InspectorError({
@@ -148,3 +151,7 @@ const SECURITY_HEADERS = {
 /** The policy of every response but the page: nothing runs, nothing loads, nothing frames it. */
 const NOTHING_POLICY =
   "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+const OPTION_KEYS = Object.freeze({
+  port: true,
+} satisfies OptionKeys<ViewerOptions>);

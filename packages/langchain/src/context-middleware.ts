@@ -1,7 +1,9 @@
+import { type OptionKeys, optionChecker } from '@ctxkit/context-core';
 import type { BaseMessage } from '@langchain/core/messages';
 import { createMiddleware } from 'langchain';
 import { fitLangChainMessages, type LangChainFitResult } from './fit-langchain-messages.js';
-import { type ManagerChoice, resolveManager } from './resolve-manager.js';
+import { MANAGER_CHOICE_KEYS, type ManagerChoice, resolveManager } from './resolve-manager.js';
+import { SOURCE } from './source.js';
 
 /** Options of {@link contextMiddleware}. */
 export interface ContextMiddlewareOptions extends ManagerChoice {
@@ -46,6 +48,7 @@ export interface ContextMiddlewareOptions extends ManagerChoice {
  * ```
  */
 export function contextMiddleware(options: ContextMiddlewareOptions = {}) {
+  optionChecker(SOURCE, 'contextMiddleware').knownKeys(options, OPTION_KEYS);
   const { conversationId, onFit, keepFirstUserMessage, ...choice } = options;
   const manager = resolveManager(choice);
   return createMiddleware({
@@ -76,3 +79,12 @@ export function contextMiddleware(options: ContextMiddlewareOptions = {}) {
 function threadId(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
+
+// --- internal helpers ---
+
+const OPTION_KEYS = Object.freeze({
+  ...MANAGER_CHOICE_KEYS,
+  conversationId: true,
+  onFit: true,
+  keepFirstUserMessage: true,
+} satisfies OptionKeys<ContextMiddlewareOptions>);

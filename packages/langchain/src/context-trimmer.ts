@@ -1,8 +1,10 @@
+import { type OptionKeys, optionChecker } from '@ctxkit/context-core';
 import type { BaseMessage } from '@langchain/core/messages';
 import type { BasePromptValueInterface } from '@langchain/core/prompt_values';
 import { type Runnable, RunnableLambda } from '@langchain/core/runnables';
 import { fitLangChainMessages, type LangChainFitResult } from './fit-langchain-messages.js';
-import { type ManagerChoice, resolveManager } from './resolve-manager.js';
+import { MANAGER_CHOICE_KEYS, type ManagerChoice, resolveManager } from './resolve-manager.js';
+import { SOURCE } from './source.js';
 
 /** Options of {@link contextTrimmer}. */
 export interface ContextTrimmerOptions extends ManagerChoice {
@@ -59,6 +61,7 @@ export interface ContextTrimmerOptions extends ManagerChoice {
 export function contextTrimmer(
   options: ContextTrimmerOptions = {},
 ): Runnable<BaseMessage[] | BasePromptValueInterface, BaseMessage[]> {
+  optionChecker(SOURCE, 'contextTrimmer').knownKeys(options, OPTION_KEYS);
   const { tools, system, conversationId, onFit, keepFirstUserMessage, ...choice } = options;
   const manager = resolveManager(choice);
   return RunnableLambda.from(async (input: BaseMessage[] | BasePromptValueInterface, config) => {
@@ -76,3 +79,14 @@ export function contextTrimmer(
     return result.messages;
   }).withConfig({ runName: 'ctxkit_context_trimmer' });
 }
+
+// --- internal helpers ---
+
+const OPTION_KEYS = Object.freeze({
+  ...MANAGER_CHOICE_KEYS,
+  tools: true,
+  system: true,
+  conversationId: true,
+  onFit: true,
+  keepFirstUserMessage: true,
+} satisfies OptionKeys<ContextTrimmerOptions>);

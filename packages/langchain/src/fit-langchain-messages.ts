@@ -2,6 +2,7 @@ import {
   type ContextManager,
   type FitReport,
   type Message,
+  type OptionKeys,
   optionChecker,
   type ToolDeclaration,
 } from '@ctxkit/context-core';
@@ -82,6 +83,7 @@ export async function fitLangChainMessages(
       'an array of tools (StructuredTools, tool definitions or built-in tool objects)',
     );
   }
+  optionChecker(SOURCE, 'fitLangChainMessages').knownKeys(options, OPTION_KEYS);
   const converted = toCtxkitMessages(messages);
   if (options.keepFirstUserMessage !== false) pinFirstUserMessage(converted.messages);
   const system = systemOf(options.system);
@@ -158,3 +160,14 @@ function systemOf(system: LangChainFitOptions['system']): string | Message[] | u
     ? undefined
     : converted;
 }
+
+// --- internal helpers ---
+
+const OPTION_KEYS = Object.freeze({
+  system: true,
+  tools: true,
+  signal: true,
+  conversationId: true,
+  maxTokens: true,
+  keepFirstUserMessage: true,
+} satisfies OptionKeys<LangChainFitOptions>);

@@ -1,5 +1,9 @@
-import type { ContextManager } from '@ctxkit/context-core';
-import { type ContextManagerOptions, createContextManager } from '@ctxkit/context-manager';
+import type { ContextManager, OptionKeys } from '@ctxkit/context-core';
+import {
+  CONTEXT_MANAGER_OPTION_KEYS,
+  type ContextManagerOptions,
+  createContextManager,
+} from '@ctxkit/context-manager';
 
 /** Options naming the manager to fit with: a ready one, or the options to make one. */
 export interface ManagerChoice extends ContextManagerOptions {
@@ -10,6 +14,12 @@ export interface ManagerChoice extends ContextManagerOptions {
    */
   manager?: ContextManager;
 }
+
+/** The keys of {@link ManagerChoice}: the manager's options and `manager`. */
+export const MANAGER_CHOICE_KEYS = Object.freeze({
+  ...CONTEXT_MANAGER_OPTION_KEYS,
+  manager: true,
+} satisfies OptionKeys<ManagerChoice>);
 
 /**
  * The manager `options` name: `options.manager`, or a new one made from the other options.

@@ -3,6 +3,8 @@ import {
   type JsonValue,
   jsonDataProblem,
   type Message,
+  type OptionKeys,
+  optionChecker,
   type Part,
   type Role,
   type ToolCallPart,
@@ -82,6 +84,7 @@ export function toCtxkitMessages(
   messages: readonly BaseMessage[],
   options: ToCtxkitOptions = {},
 ): CtxkitConversion {
+  optionChecker(SOURCE, 'toCtxkitMessages').knownKeys(options, OPTION_KEYS);
   if (!Array.isArray(messages)) {
     throw invalid(-1, `expected an array of LangChain messages, got ${typeof messages}.`);
   }
@@ -356,3 +359,7 @@ function invalid(index: number, problem: string): InvalidMessageError {
     details: index < 0 ? {} : { index },
   });
 }
+
+const OPTION_KEYS = Object.freeze({
+  knownToolCallIds: true,
+} satisfies OptionKeys<ToCtxkitOptions>);

@@ -2,6 +2,7 @@ import {
   InvalidMessageError,
   type Message,
   messageText,
+  type OptionKeys,
   optionChecker,
 } from '@ctxkit/context-core';
 import type { Model, ModelSettings } from '@openai/agents-core';
@@ -41,6 +42,7 @@ export function chatComplete(
   options: ChatCompleteOptions = {},
 ): (messages: Message[], callOptions: { signal?: AbortSignal }) => Promise<string> {
   const check = optionChecker(SOURCE, 'chatComplete');
+  check.knownKeys(options, OPTION_KEYS);
   if (typeof model?.getResponse !== 'function') {
     throw check.invalid('model', model, 'an Agents SDK Model, with a getResponse method');
   }
@@ -73,3 +75,9 @@ export function chatComplete(
     return answer;
   };
 }
+
+// --- internal helpers ---
+
+const OPTION_KEYS = Object.freeze({
+  modelSettings: true,
+} satisfies OptionKeys<ChatCompleteOptions>);

@@ -1,6 +1,18 @@
-import type { ContextManager, FitReport, FitResult, Logger, Message } from '@ctxkit/context-core';
-import { optionChecker } from '@ctxkit/context-core';
-import { type ContextManagerOptions, createContextManager } from '@ctxkit/context-manager';
+import {
+  assertConversationId,
+  type ContextManager,
+  type FitReport,
+  type FitResult,
+  type Logger,
+  type Message,
+  type OptionKeys,
+  optionChecker,
+} from '@ctxkit/context-core';
+import {
+  CONTEXT_MANAGER_OPTION_KEYS,
+  type ContextManagerOptions,
+  createContextManager,
+} from '@ctxkit/context-manager';
 import type { AgentInputItem, CallModelInputFilter, ModelInputData } from '@openai/agents-core';
 import { agentToolDeclarations } from './agent-tool-declarations.js';
 import type { ItemConversions } from './items-to-messages.js';
@@ -67,6 +79,7 @@ export interface ContextInputFilterOptions extends ContextManagerOptions {
  */
 export function contextInputFilter(options: ContextInputFilterOptions = {}): CallModelInputFilter {
   const check = optionChecker(SOURCE, 'contextInputFilter');
+  check.knownKeys(options, OPTION_KEYS);
   const {
     manager: given,
     conversationId,
@@ -80,7 +93,9 @@ export function contextInputFilter(options: ContextInputFilterOptions = {}): Cal
       : checkedManager(given, managerOptions);
   const pinFirst = check.boolean('keepFirstUserMessage', keepFirstUserMessage, true);
   const notify = check.function<((fit: InputFit) => void) | undefined>('onFit', onFit, undefined);
-  if (conversationId !== undefined) check.text('conversationId', conversationId, '');
+  if (conversationId !== undefined) {
+    assertConversationId(conversationId, SOURCE, 'contextInputFilter');
+  }
   const logger: Logger | undefined = managerOptions.logger;
   const converted: ItemConversions = new WeakMap();
   const filter: CallModelInputFilter = async ({ modelData, agent }): Promise<ModelInputData> => {
@@ -149,3 +164,11 @@ function fittedItems(input: readonly AgentInputItem[], fit: FitResult): AgentInp
   }
   return slots.flat();
 }
+
+const OPTION_KEYS = Object.freeze({
+  ...CONTEXT_MANAGER_OPTION_KEYS,
+  manager: true,
+  conversationId: true,
+  keepFirstUserMessage: true,
+  onFit: true,
+} satisfies OptionKeys<ContextInputFilterOptions>);

@@ -3,6 +3,8 @@ import {
   assertValidLimit,
   ContextError,
   type Message,
+  type OptionKeys,
+  optionChecker,
 } from '@ctxkit/context-core';
 import type { KyselyProvider } from '@ctxkit/provider-sqlite';
 import type { AgentInputItem, Session } from '@openai/agents-core';
@@ -44,9 +46,10 @@ export interface ProviderSessionOptions {
  * ```
  */
 export function createProviderSession(options: ProviderSessionOptions): Session {
+  optionChecker(SOURCE, 'createProviderSession').knownKeys(options, OPTION_KEYS);
   const { provider } = options;
   const sessionId = options.sessionId ?? crypto.randomUUID();
-  assertConversationId(sessionId, SOURCE);
+  assertConversationId(sessionId, SOURCE, 'createProviderSession');
   return Object.freeze({
     async getSessionId(): Promise<string> {
       return sessionId;
@@ -147,3 +150,8 @@ async function archiveIfNewest(
     return Number(result.numUpdatedRows) === 1;
   });
 }
+
+const OPTION_KEYS = Object.freeze({
+  provider: true,
+  sessionId: true,
+} satisfies OptionKeys<ProviderSessionOptions>);

@@ -1,4 +1,10 @@
-import { ContextError, type Message, messageText } from '@ctxkit/context-core';
+import {
+  ContextError,
+  type Message,
+  messageText,
+  type OptionKeys,
+  optionChecker,
+} from '@ctxkit/context-core';
 import {
   type AssistantMessage,
   type Context,
@@ -53,6 +59,7 @@ export interface ChatCompleteOptions {
 export function chatComplete(
   options: ChatCompleteOptions,
 ): (messages: Message[], callOptions: { signal?: AbortSignal }) => Promise<string> {
+  optionChecker(SOURCE, 'chatComplete').knownKeys(options, OPTION_KEYS);
   const { model, complete = completeSimple as PiComplete, options: base = {} } = options;
   return async (messages, { signal }) => {
     const system = messages.filter((message) => message.role === 'system').map(messageText);
@@ -75,3 +82,11 @@ export function chatComplete(
     return answer.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
   };
 }
+
+// --- internal helpers ---
+
+const OPTION_KEYS = Object.freeze({
+  model: true,
+  complete: true,
+  options: true,
+} satisfies OptionKeys<ChatCompleteOptions>);

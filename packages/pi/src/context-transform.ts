@@ -1,4 +1,5 @@
 import {
+  assertConversationId,
   type ContextManager,
   type DataSnapshot,
   type FitReport,
@@ -6,12 +7,17 @@ import {
   type Logger,
   type Message,
   type ModelInfo,
+  type OptionKeys,
   optionChecker,
   silentLogger,
   snapshotOf,
   type ToolDeclaration,
 } from '@ctxkit/context-core';
-import { type ContextManagerOptions, createContextManager } from '@ctxkit/context-manager';
+import {
+  CONTEXT_MANAGER_OPTION_KEYS,
+  type ContextManagerOptions,
+  createContextManager,
+} from '@ctxkit/context-manager';
 import type { AgentMessage } from '@mariozechner/pi-agent-core';
 import type { Model, Tool } from '@mariozechner/pi-ai';
 import { fromCtxkitMessage } from './from-ctxkit-messages.js';
@@ -116,14 +122,17 @@ export type TransformContext = (
  */
 export function contextTransform(options: ContextTransformOptions = {}): TransformContext {
   const check = optionChecker(SOURCE, 'contextTransform');
-  const {
-    model,
-    manager: given,
-    context,
-    conversationId,
-    keepFirstUserMessage,
-    ...managerOptions
-  } = options;
+  check.knownKeys(options, OPTION_KEYS);
+  const { model, manager: given, context, conversationId, keepFirstUserMessage } = options;
+  if (conversationId !== undefined) {
+    assertConversationId(conversationId, SOURCE, 'contextTransform');
+  }
+  // The manager's own options alone: the transform's are not the manager's.
+  const managerOptions = Object.fromEntries(
+    Object.entries(options).filter(
+      ([key]) => key !== 'model' && Object.hasOwn(CONTEXT_MANAGER_OPTION_KEYS, key),
+    ),
+  ) as Omit<ContextManagerOptions, 'model'>;
   const keepTask = check.boolean('keepFirstUserMessage', keepFirstUserMessage, true);
   const manager =
     given === undefined
@@ -266,3 +275,14 @@ function fieldsOf(message: AgentMessage): Record<string, unknown> {
   >;
   return role === 'user' || role === 'assistant' || role === 'toolResult' ? fields : {};
 }
+
+const OPTION_KEYS = Object.freeze({
+  ...CONTEXT_MANAGER_OPTION_KEYS,
+  manager: true,
+  context: true,
+  conversationId: true,
+  keepFirstUserMessage: true,
+  onRepair: true,
+  onFit: true,
+  onError: true,
+} satisfies OptionKeys<ContextTransformOptions>);

@@ -2,6 +2,8 @@ import {
   InvalidMessageError,
   type JsonValue,
   type Message,
+  type OptionKeys,
+  optionChecker,
   type Part,
   type ProviderOptions,
   type ToolOutputContentPart,
@@ -61,6 +63,7 @@ export function toCtxkitMessage(
   index: number,
   options: ToCtxkitOptions,
 ): Message {
+  optionChecker(SOURCE, 'toCtxkitMessage').knownKeys(options, OPTION_KEYS);
   if (typeof message !== 'object' || message === null || Array.isArray(message)) {
     throw invalid(`messages[${index}] must be a pi message object, got ${describe(message)}.`, {
       index,
@@ -283,3 +286,7 @@ function describe(value: unknown): string {
   if (typeof value === 'object') return 'an object';
   return `${typeof value} ${String(value)}`;
 }
+
+const OPTION_KEYS = Object.freeze({
+  keepFields: true,
+} satisfies OptionKeys<ToCtxkitOptions>);

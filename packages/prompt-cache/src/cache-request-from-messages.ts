@@ -2,6 +2,8 @@ import {
   contentHash,
   countMessageTokens,
   type Message,
+  type OptionKeys,
+  optionChecker,
   type TokenCounter,
   type ToolDeclaration,
 } from '@ctxkit/context-core';
@@ -57,6 +59,7 @@ export interface CacheRequestFromMessagesOptions {
  *   invalid count (see `countMessageTokens`)
  */
 export function cacheRequestFromMessages(options: CacheRequestFromMessagesOptions): CacheRequest {
+  optionChecker('prompt-cache', 'cacheRequestFromMessages').knownKeys(options, OPTION_KEYS);
   const { counter, tools, system } = options;
   const prefix: PromptSegment[] = [];
   if (tools !== undefined && tools.length > 0) {
@@ -101,3 +104,13 @@ function segmentKey(message: Message): string {
 
 /** The segment keys of messages without provider options, with the role and hash they were made from. */
 const plainKeys = new WeakMap<Message, { role: string; hash: string; key: string }>();
+
+const OPTION_KEYS = Object.freeze({
+  at: true,
+  messages: true,
+  counter: true,
+  system: true,
+  tools: true,
+  countTools: true,
+  breakpoints: true,
+} satisfies OptionKeys<CacheRequestFromMessagesOptions>);

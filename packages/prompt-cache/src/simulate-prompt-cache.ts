@@ -1,4 +1,9 @@
-import { findModelInfo, type ModelInfo, optionChecker } from '@ctxkit/context-core';
+import {
+  findModelInfo,
+  type ModelInfo,
+  type OptionKeys,
+  optionChecker,
+} from '@ctxkit/context-core';
 import type { CacheRequest } from './cache-request.js';
 import type { CacheRules } from './cache-rules.js';
 import { cacheRulesFor } from './cache-rules-for.js';
@@ -65,6 +70,7 @@ export function simulatePromptCache(
   requests: readonly CacheRequest[],
   options: SimulatePromptCacheOptions,
 ): PromptCacheSimulation {
+  optionChecker('prompt-cache', 'simulatePromptCache').knownKeys(options, OPTION_KEYS);
   const simulator = createPromptCacheSimulator(options);
   for (const request of checkCacheRequests(requests, simulator.rules.provider === 'anthropic'))
     simulator.add(request);
@@ -108,6 +114,10 @@ export interface PromptCacheSimulator {
 export function createPromptCacheSimulator(
   options: PromptCacheSimulatorOptions,
 ): PromptCacheSimulator {
+  optionChecker('prompt-cache', 'createPromptCacheSimulator').knownKeys(
+    options,
+    SIMULATOR_OPTION_KEYS,
+  );
   const keepRequests = optionChecker('prompt-cache', 'createPromptCacheSimulator').boolean(
     'keepRequests',
     options.keepRequests,
@@ -232,3 +242,13 @@ function addTo(totals: PromptCacheSimulation['totals'], result: RequestCacheResu
     totals.inputUsd === null || result.inputUsd === null ? null : totals.inputUsd + result.inputUsd;
   totals.hitRatio = totals.inputTokens === 0 ? 0 : totals.cachedInputTokens / totals.inputTokens;
 }
+
+const OPTION_KEYS = Object.freeze({
+  model: true,
+  rules: true,
+} satisfies OptionKeys<SimulatePromptCacheOptions>);
+
+const SIMULATOR_OPTION_KEYS = Object.freeze({
+  ...OPTION_KEYS,
+  keepRequests: true,
+} satisfies OptionKeys<PromptCacheSimulatorOptions>);

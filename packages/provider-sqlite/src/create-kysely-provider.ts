@@ -6,13 +6,17 @@ import {
   ContextError,
   type ContextEvent,
   type EventStore,
+  GET_HISTORY_OPTION_KEYS,
   type GetHistoryOptions,
   type HistoryStore,
   InvalidOptionError,
   type LastPromptStore,
+  LIST_EVENTS_OPTION_KEYS,
   type ListEventsOptions,
   type ListEventsPageOptions,
   type Message,
+  type OptionKeys,
+  optionChecker,
   type Page,
   type PageOptions,
   StorageError,
@@ -46,7 +50,12 @@ import { SOURCE } from './provider-source.js';
 import type { ProviderTables } from './provider-tables.js';
 import type { ReadCaches } from './read-bounded-history.js';
 import { readHistory } from './read-history.js';
-import { type RetryOptions, type RetryPolicy, resolveRetryPolicy } from './retry-policy.js';
+import {
+  RETRY_OPTION_KEYS,
+  type RetryOptions,
+  type RetryPolicy,
+  resolveRetryPolicy,
+} from './retry-policy.js';
 import { type ConfirmCommit, retryTransient } from './retry-transient.js';
 import { runUnit, type UnitKind, type UnitSettings } from './run-unit.js';
 
@@ -202,6 +211,10 @@ export interface KyselyProvider extends HistoryStore, EventStore, LastPromptStor
 export function createKyselyProvider<Database>(
   options: KyselyProviderOptions<Database>,
 ): KyselyProvider {
+  const check = optionChecker(SOURCE, 'createKyselyProvider');
+  check.knownKeys(options, OPTION_KEYS);
+  if (typeof options?.retry === 'object')
+    check.knownKeys(options.retry, RETRY_OPTION_KEYS, 'retry');
   const settings = Object.freeze({ ...options });
   const dialect = dialectOf(settings.db as Kysely<unknown>);
   if (settings.statementTimeoutMs !== undefined && dialect !== 'postgres') {
@@ -309,6 +322,7 @@ export function createProvider<Database>(
     },
     getHistory(conversationId: string, historyOptions: GetHistoryOptions = {}): Promise<Message[]> {
       return guardConversation(conversationId, () => {
+        optionChecker(SOURCE, 'getHistory').knownKeys(historyOptions, GET_HISTORY_OPTION_KEYS);
         const { limit, maxTokens } = historyOptions;
         if (limit !== undefined) assertValidLimit(limit, SOURCE);
         if (maxTokens !== undefined) assertValidMaxTokens(maxTokens, SOURCE);
@@ -380,6 +394,11 @@ export function createProvider<Database>(
       conversationId?: string,
       listOptions: ListEventsOptions = {},
     ): Promise<ContextEvent[]> {
+      try {
+        optionChecker(SOURCE, 'listEvents').knownKeys(listOptions, LIST_EVENTS_OPTION_KEYS);
+      } catch (error) {
+        return Promise.reject(error);
+      }
       return run('list events', 'read', (unit) => listEvents(unit, conversationId, listOptions));
     },
     listEventsPage(
@@ -490,3 +509,11 @@ function storageFailure(what: string, error: unknown): unknown {
     cause: error,
   });
 }
+
+const OPTION_KEYS = Object.freeze({
+  db: true,
+  counter: true,
+  retry: true,
+  statementTimeoutMs: true,
+  messageCacheSize: true,
+} satisfies OptionKeys<KyselyProviderOptions>);

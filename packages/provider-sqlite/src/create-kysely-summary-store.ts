@@ -2,6 +2,8 @@ import {
   assertConversationId,
   assertStoredSummary,
   type ContextError,
+  type OptionKeys,
+  optionChecker,
   StorageError,
   type StoredSummary,
   type SummaryStore,
@@ -39,6 +41,7 @@ export interface KyselySummaryStoreOptions<Database = unknown> {
 export function createKyselySummaryStore<Database>(
   options: KyselySummaryStoreOptions<Database>,
 ): SummaryStore {
+  optionChecker(SOURCE, 'createKyselySummaryStore').knownKeys(options, OPTION_KEYS);
   const db = options.db as unknown as Kysely<ProviderTables>;
   const run = createMigratedRunner(db);
 
@@ -103,3 +106,7 @@ function corruptSummary(conversationId: string, problem: string, cause?: unknown
     cause,
   });
 }
+
+const OPTION_KEYS = Object.freeze({
+  db: true,
+} satisfies OptionKeys<KyselySummaryStoreOptions>);

@@ -5,6 +5,8 @@ import {
   type ContextError,
   createToolOutputRef,
   InvalidOptionError,
+  type OptionKeys,
+  optionChecker,
   StorageError,
   type StoredToolOutput,
   sharesAcrossConversations,
@@ -59,6 +61,7 @@ export interface KyselyToolOutputStoreOptions<Database = unknown> extends ToolOu
 export function createKyselyToolOutputStore<Database>(
   options: KyselyToolOutputStoreOptions<Database>,
 ): ToolOutputStore {
+  optionChecker(SOURCE, 'createKyselyToolOutputStore').knownKeys(options, OPTION_KEYS);
   const db = options.db as unknown as Kysely<ProviderTables>;
   const shared = sharesAcrossConversations(options, SOURCE);
   const run = createMigratedRunner(db);
@@ -145,3 +148,8 @@ function corruptOutput(ref: string, problem: string, cause?: unknown): ContextEr
     cause,
   });
 }
+
+const OPTION_KEYS = Object.freeze({
+  db: true,
+  shareAcrossConversations: true,
+} satisfies OptionKeys<KyselyToolOutputStoreOptions>);

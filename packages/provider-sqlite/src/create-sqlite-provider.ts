@@ -1,12 +1,18 @@
 import { createRequire } from 'node:module';
-import { InvalidOptionError, StorageError, type TokenCounter } from '@ctxkit/context-core';
+import {
+  InvalidOptionError,
+  type OptionKeys,
+  optionChecker,
+  StorageError,
+  type TokenCounter,
+} from '@ctxkit/context-core';
 import { Kysely } from 'kysely';
 import { createProvider, type KyselyProvider } from './create-kysely-provider.js';
 import { createImmediateSqliteDialect } from './immediate-sqlite-dialect.js';
 import { assertMessageCacheSize } from './message-cache.js';
 import { SOURCE } from './provider-source.js';
 import type { ProviderTables } from './provider-tables.js';
-import { type RetryOptions, resolveRetryPolicy } from './retry-policy.js';
+import { RETRY_OPTION_KEYS, type RetryOptions, resolveRetryPolicy } from './retry-policy.js';
 import type { SqliteDatabase } from './sqlite-database.js';
 
 /** Options of {@link createSqliteProvider}: give exactly one of `filename` and `database`. */
@@ -80,6 +86,10 @@ export interface SqliteProviderOptions {
  * @throws StorageError (`storage_failed`) when the file cannot be opened or configured
  */
 export function createSqliteProvider(options: SqliteProviderOptions): KyselyProvider {
+  const check = optionChecker(SOURCE, 'createSqliteProvider');
+  check.knownKeys(options, OPTION_KEYS);
+  if (typeof options?.retry === 'object')
+    check.knownKeys(options.retry, RETRY_OPTION_KEYS, 'retry');
   const settings = Object.freeze({ ...options });
   resolveRetryPolicy(settings.retry); // checked before the file is opened
   if (settings.messageCacheSize !== undefined) assertMessageCacheSize(settings.messageCacheSize);
@@ -206,3 +216,12 @@ function retryWhileBusy(action: () => void, deadline: number): void {
     }
   }
 }
+
+const OPTION_KEYS = Object.freeze({
+  filename: true,
+  database: true,
+  counter: true,
+  busyTimeoutMs: true,
+  retry: true,
+  messageCacheSize: true,
+} satisfies OptionKeys<SqliteProviderOptions>);

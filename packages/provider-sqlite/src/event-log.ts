@@ -3,6 +3,7 @@ import {
   type ContextError,
   type ContextEvent,
   InvalidMessageError,
+  LIST_EVENTS_PAGE_OPTION_KEYS,
   type ListEventsOptions,
   type ListEventsPageOptions,
   type Page,
@@ -54,6 +55,7 @@ export async function listEventsPage(
     method: 'listEventsPage',
     scope: [conversationId, options?.type],
     source: SOURCE,
+    optionKeys: LIST_EVENTS_PAGE_OPTION_KEYS,
   };
   const request = readPageOptions(options, listing);
   const newestFirst = request.order === 'newest-first';

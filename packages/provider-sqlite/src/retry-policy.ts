@@ -1,4 +1,4 @@
-import { InvalidOptionError } from '@ctxkit/context-core';
+import { InvalidOptionError, type OptionKeys } from '@ctxkit/context-core';
 import { SOURCE } from './provider-source.js';
 
 /**
@@ -44,6 +44,14 @@ export const DEFAULT_RETRY: RetryPolicy = Object.freeze({
   maxDelayMs: 5_000,
   maxElapsedMs: 30_000,
 });
+
+/** The keys of {@link RetryOptions}: the providers refuse any other in `retry`. */
+export const RETRY_OPTION_KEYS = Object.freeze({
+  attempts: true,
+  baseDelayMs: true,
+  maxDelayMs: true,
+  maxElapsedMs: true,
+} satisfies OptionKeys<RetryOptions>);
 
 /**
  * The policy an option asks for: the defaults for `undefined`, one attempt for `false`, else the

@@ -1,3 +1,4 @@
+import { type OptionKeys, optionChecker } from '@ctxkit/context-core';
 import { checkInteger, checkName, checkOneOf, invalidOption } from './check-option.js';
 import { countAnthropicImageTokens } from './count-anthropic-image-tokens.js';
 import {
@@ -25,6 +26,30 @@ export type PdfTarget =
       readonly model: string;
       readonly mediaResolution?: GeminiMediaResolution;
     };
+
+/**
+ * Refuses a target holding a key its provider does not take (a misspelt `detail`, or a
+ * `mediaResolution` sent to OpenAI), naming the closest known one.
+ *
+ * @param caller - the public function that was called, named in the error
+ * @param target - the target, its `provider` already checked
+ * @throws InvalidOptionError (`unknown_option`) for such a key
+ */
+export function checkTargetKeys(caller: string, target: PdfTarget): void {
+  optionChecker('token-counters', caller).knownKeys(target, TARGET_KEYS[target.provider], 'target');
+}
+
+const TARGET_KEYS = Object.freeze({
+  anthropic: { provider: true, model: true } satisfies OptionKeys<
+    Extract<PdfTarget, { provider: 'anthropic' }>
+  >,
+  openai: { provider: true, model: true, detail: true } satisfies OptionKeys<
+    Extract<PdfTarget, { provider: 'openai' }>
+  >,
+  gemini: { provider: true, model: true, mediaResolution: true } satisfies OptionKeys<
+    Extract<PdfTarget, { provider: 'gemini' }>
+  >,
+});
 
 /**
  * Text tokens assumed per page when the text's tokens are unknown: the top of the 1,500–3,000
@@ -95,6 +120,7 @@ export function estimatePdfTokens(pdf: PdfDocument, target: PdfTarget): number {
     throw invalidOption(CALLER, 'target', target, 'an object with provider and model');
   }
   const provider = checkOneOf(CALLER, 'target.provider', target.provider, PROVIDERS);
+  checkTargetKeys(CALLER, target);
   checkName(CALLER, 'target.model', target.model);
   const pages =
     pdf.pages === undefined

@@ -8,7 +8,7 @@ import { checkName, checkOneOf, invalidOption } from './check-option.js';
 import { countAnthropicImageTokens } from './count-anthropic-image-tokens.js';
 import { countGeminiImageTokens } from './count-gemini-image-tokens.js';
 import { countOpenAIImageTokens } from './count-openai-image-tokens.js';
-import { estimatePdfTokens, type PdfTarget } from './estimate-pdf-tokens.js';
+import { checkTargetKeys, estimatePdfTokens, type PdfTarget } from './estimate-pdf-tokens.js';
 import { mediaBytes } from './media-bytes.js';
 import { OPENAI_IMAGE_DETAILS, type OpenAIImageDetail } from './openai-image-tokenization.js';
 import { readImageSize } from './read-image-size.js';
@@ -51,6 +51,7 @@ export function withMediaPricing(counter: TokenCounter, target: MediaTarget): To
     throw invalidOption(CALLER, 'target', target, 'an object with provider and model');
   }
   const provider = checkOneOf(CALLER, 'target.provider', target.provider, PROVIDERS);
+  checkTargetKeys(CALLER, target);
   const model = checkName(CALLER, 'target.model', target.model);
   // Price one image of unknown size now, so that a bad model or setting fails here, not mid-count.
   priceImage(target, {}, undefined);

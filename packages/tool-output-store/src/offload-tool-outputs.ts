@@ -4,6 +4,7 @@ import {
   type ContextCompressor,
   defineCompressor,
   type Message,
+  type OptionKeys,
   optionChecker,
   type Part,
   recordOrigin,
@@ -230,7 +231,7 @@ export function offloadToolOutputs(options: OffloadToolOutputsOptions): ToolOutp
     message: Message,
     context: OffloadContext,
   ): Promise<OffloadedMessage> => {
-    assertConversationId(context?.conversationId, SOURCE);
+    assertConversationId(context?.conversationId, SOURCE, 'offloadMessage');
     if (typeof message.content === 'string') return { message, offloaded: [] };
     const key = `${context.conversationId}\u0000${context.counter?.name ?? ''}`;
     const known = done.get(message)?.get(key);
@@ -275,7 +276,7 @@ export function offloadToolOutputs(options: OffloadToolOutputsOptions): ToolOutp
     messages: readonly Message[],
     context: OffloadContext,
   ): Promise<OffloadedMessages> => {
-    assertConversationId(context?.conversationId, SOURCE);
+    assertConversationId(context?.conversationId, SOURCE, 'offload');
     const output: Message[] = [];
     const offloaded: OffloadedOutput[] = [];
     for (const message of messages) {
@@ -353,6 +354,7 @@ interface OffloadSettings {
 
 function checkOptions(options: OffloadToolOutputsOptions): OffloadSettings {
   const check = optionChecker(SOURCE, 'offloadToolOutputs');
+  check.knownKeys(options, OPTION_KEYS);
   const store = check.methods<ToolOutputStore | undefined>('store', options?.store, undefined, [
     'put',
     'get',
@@ -386,3 +388,12 @@ function checkOptions(options: OffloadToolOutputsOptions): OffloadSettings {
     name: check.text('name', options.name, 'offload-tool-outputs'),
   };
 }
+
+const OPTION_KEYS = Object.freeze({
+  store: true,
+  minChars: true,
+  summarize: true,
+  maxSummaryChars: true,
+  exclude: true,
+  name: true,
+} satisfies OptionKeys<OffloadToolOutputsOptions>);

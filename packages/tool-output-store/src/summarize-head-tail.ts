@@ -1,4 +1,6 @@
+import { type OptionKeys, optionChecker } from '@ctxkit/context-core';
 import { clip } from './split-lines.js';
+import { SOURCE } from './tool-output-store-source.js';
 import type { SummaryInput, ToolOutputSummarizer } from './tool-output-summarizer.js';
 
 /** Options of {@link summarizeHeadTail}. */
@@ -27,8 +29,10 @@ export interface SummarizeHeadTailOptions {
  *
  * @param options - how many lines are kept, and how much of each
  * @returns the summarizer
+ * @throws InvalidOptionError (`unknown_option`) for an option it does not take
  */
 export function summarizeHeadTail(options: SummarizeHeadTailOptions = {}): ToolOutputSummarizer {
+  optionChecker(SOURCE, 'summarizeHeadTail').knownKeys(options, OPTION_KEYS);
   const { headLines = 5, tailLines = 3, maxLineChars = 200 } = options;
   return ({ lines }: SummaryInput) => {
     const head = lines.slice(0, headLines);
@@ -40,3 +44,11 @@ export function summarizeHeadTail(options: SummarizeHeadTailOptions = {}): ToolO
     return shown.join('\n');
   };
 }
+
+// --- internal helpers ---
+
+const OPTION_KEYS = Object.freeze({
+  headLines: true,
+  tailLines: true,
+  maxLineChars: true,
+} satisfies OptionKeys<SummarizeHeadTailOptions>);

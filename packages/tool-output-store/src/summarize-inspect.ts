@@ -1,5 +1,7 @@
+import { type OptionKeys, optionChecker } from '@ctxkit/context-core';
 import { clip } from './split-lines.js';
 import { summarizeHeadTail } from './summarize-head-tail.js';
+import { SOURCE } from './tool-output-store-source.js';
 import type { SummaryInput, ToolOutputSummarizer } from './tool-output-summarizer.js';
 
 /** Fields {@link summarizeInspect} keeps unless told otherwise: those `docker inspect` readers look at first. */
@@ -55,8 +57,10 @@ export interface SummarizeInspectOptions {
  *
  * @param options - which fields are kept, how many and how much of each, and the fallback
  * @returns the summarizer
+ * @throws InvalidOptionError (`unknown_option`) for an option it does not take
  */
 export function summarizeInspect(options: SummarizeInspectOptions = {}): ToolOutputSummarizer {
+  optionChecker(SOURCE, 'summarizeInspect').knownKeys(options, OPTION_KEYS);
   const wanted = new Set(
     (options.fields ?? DEFAULT_INSPECT_FIELDS).map((key) => key.toLowerCase()),
   );
@@ -103,3 +107,10 @@ export function summarizeInspect(options: SummarizeInspectOptions = {}): ToolOut
 function pathSegment(key: string): string {
   return /^[A-Za-z_$][\w$-]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
 }
+
+const OPTION_KEYS = Object.freeze({
+  fields: true,
+  maxFields: true,
+  maxValueChars: true,
+  fallback: true,
+} satisfies OptionKeys<SummarizeInspectOptions>);

@@ -1,4 +1,6 @@
+import { type OptionKeys, optionChecker } from '@ctxkit/context-core';
 import { clip } from './split-lines.js';
+import { SOURCE } from './tool-output-store-source.js';
 import type { SummaryInput, ToolOutputSummarizer } from './tool-output-summarizer.js';
 
 /** Options of {@link summarizeList}. */
@@ -22,8 +24,10 @@ export interface SummarizeListOptions {
  *
  * @param options - how many rows are kept, and how much of each
  * @returns the summarizer
+ * @throws InvalidOptionError (`unknown_option`) for an option it does not take
  */
 export function summarizeList(options: SummarizeListOptions = {}): ToolOutputSummarizer {
+  optionChecker(SOURCE, 'summarizeList').knownKeys(options, OPTION_KEYS);
   const { rows = 5, maxRowChars = 200 } = options;
   return ({ output, lines }: SummaryInput) => {
     const items = jsonItems(output);
@@ -69,3 +73,8 @@ function jsonItems(output: string): { items: unknown[]; path: string } | undefin
   const [key, items] = arrays[0] as [string, unknown[]];
   return { items, path: /^[A-Za-z_$][\w$]*$/.test(key) ? `$.${key}` : `$[${JSON.stringify(key)}]` };
 }
+
+const OPTION_KEYS = Object.freeze({
+  rows: true,
+  maxRowChars: true,
+} satisfies OptionKeys<SummarizeListOptions>);

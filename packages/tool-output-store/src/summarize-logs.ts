@@ -1,4 +1,6 @@
+import { type OptionKeys, optionChecker } from '@ctxkit/context-core';
 import { clip } from './split-lines.js';
+import { SOURCE } from './tool-output-store-source.js';
 import type { SummaryInput, ToolOutputSummarizer } from './tool-output-summarizer.js';
 
 /** Options of {@link summarizeLogs}. */
@@ -21,8 +23,10 @@ export interface SummarizeLogsOptions {
  *
  * @param options - how many lines are kept, and how much of each
  * @returns the summarizer
+ * @throws InvalidOptionError (`unknown_option`) for an option it does not take
  */
 export function summarizeLogs(options: SummarizeLogsOptions = {}): ToolOutputSummarizer {
+  optionChecker(SOURCE, 'summarizeLogs').knownKeys(options, OPTION_KEYS);
   const { lines: keep = 10, maxLineChars = 200 } = options;
   return ({ lines }: SummaryInput) => {
     const errors = lines.filter((line) => ERROR_PATTERN.test(line)).length;
@@ -39,3 +43,8 @@ export function summarizeLogs(options: SummarizeLogsOptions = {}): ToolOutputSum
 
 const ERROR_PATTERN = /\b(?:error|fatal|panic|exception|critical)\b/i;
 const WARNING_PATTERN = /\bwarn(?:ing)?\b/i;
+
+const OPTION_KEYS = Object.freeze({
+  lines: true,
+  maxLineChars: true,
+} satisfies OptionKeys<SummarizeLogsOptions>);

@@ -1,4 +1,4 @@
-import { InvalidOptionError } from '@ctxkit/context-core';
+import { InvalidOptionError, type OptionKeys, optionChecker } from '@ctxkit/context-core';
 import { summarizeHeadTail } from './summarize-head-tail.js';
 import { summarizeInspect } from './summarize-inspect.js';
 import { summarizeList } from './summarize-list.js';
@@ -67,6 +67,7 @@ export interface SummarizerRegistryOptions {
 export function createSummarizerRegistry(
   options: SummarizerRegistryOptions = {},
 ): SummarizerRegistry {
+  optionChecker(SOURCE, 'createSummarizerRegistry').knownKeys(options, OPTION_KEYS);
   const fallback = options.fallback ?? summarizeHeadTail();
   assertFunction(fallback, 'fallback');
   const entries: { test: (toolName: string) => boolean; summarizer: ToolOutputSummarizer }[] = [];
@@ -127,3 +128,8 @@ function assertFunction(value: unknown, name: string): void {
     details: { option: name },
   });
 }
+
+const OPTION_KEYS = Object.freeze({
+  builtIns: true,
+  fallback: true,
+} satisfies OptionKeys<SummarizerRegistryOptions>);

@@ -32,3 +32,4 @@ export { type TestEventStoreOptions, testEventStore } from './test-event-store.j
 export { type TestHistoryStoreOptions, testHistoryStore } from './test-history-store.js';
 export { type TestSummaryStoreOptions, testSummaryStore } from './test-summary-store.js';
 export { type TestToolOutputStoreOptions, testToolOutputStore } from './test-tool-output-store.js';
+export { unknownOptionRefused } from './unknown-option-refused.js';

@@ -552,6 +552,34 @@ export function testHistoryStore<Store extends HistoryStore>(
       const store = await create();
       await store.append('c', user('x'));
       await expect(store.append('', user('x'))).rejects.toMatchObject({ code: 'invalid_option' });
+      // One rule for conversation ids everywhere: a non-empty string, bounded, no control
+      // characters, nothing a column cannot hold as written.
+      for (const id of [
+        '',
+        'a\u0000b',
+        'line\nbreak',
+        'tab\t',
+        '\u007f',
+        'x'.repeat(1025),
+        '\uD800',
+        42,
+        null,
+        {},
+      ]) {
+        for (const [name, run] of [
+          ['append', () => store.append(id as string, user('x'))],
+          ['getHistory', () => store.getHistory(id as string)],
+          ['archive', () => store.archive(id as string)],
+        ] as const) {
+          const error = await contextErrorRejectedBy(run());
+          expect(error.code, `${name}(${JSON.stringify(id)})`).toBe('invalid_option');
+          expect(error.message).toContain('conversation id');
+        }
+      }
+      const misspelt = await contextErrorRejectedBy(store.getHistory('c', { limt: 1 } as never));
+      expect(misspelt.code).toBe('unknown_option');
+      expect(misspelt.message).toContain('did you mean limit?');
+      expect(await store.getHistory('x'.repeat(1024))).toEqual([]);
       for (const limit of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 1e20, 2 ** 53]) {
         await expect(store.getHistory('c', { limit }), `limit ${limit}`).rejects.toMatchObject({
           code: 'invalid_option',
