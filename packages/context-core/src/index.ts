@@ -1,4 +1,5 @@
 export { throwIfAborted } from './abort.js';
+export { accessorKey } from './accessor-key.js';
 export { assertStoredPrompt } from './assert-stored-prompt.js';
 export { assertStoredSummary } from './assert-stored-summary.js';
 export { assertToolOutput } from './assert-tool-output.js';
@@ -100,6 +101,7 @@ export {
   type SummarySkippedEvent,
 } from './event-sink.js';
 export { groupUnits, type MessageUnit } from './group-units.js';
+export { hiddenKey } from './hidden-key.js';
 export { createInMemoryEventStore } from './in-memory-event-store.js';
 export {
   createInMemoryHistoryStore,

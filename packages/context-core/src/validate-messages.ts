@@ -1,6 +1,7 @@
 import { accessorKey } from './accessor-key.js';
 import { type DataSnapshot, isUnchanged, snapshotOf } from './data-snapshot.js';
 import { InvalidMessageError } from './error-families.js';
+import { hiddenKey } from './hidden-key.js';
 import { jsonDataProblem } from './json-data.js';
 import { type Message, PART_TYPES_BY_ROLE, type PartType, ROLES, type Role } from './message.js';
 import { type OptionKeys, optionChecker } from './option-checker.js';
@@ -515,15 +516,21 @@ function fieldChecker(fields: Record<string, unknown>, type: string, fail: Fail)
 }
 
 /**
- * Fails when `value` (a message, its content, a part) has a getter or setter: it could answer
- * validation one way and the compressor another. `path` names `value` in the error.
+ * Fails when `value` (a message, its content, a part) has a getter or setter, or a property that
+ * is not enumerable: the one could answer validation one way and the compressor another, the
+ * other is counted but unseen by the snapshots and hashes that tell an edit. `path` names
+ * `value` in the error.
  */
 function refuseAccessors(value: object, path: string | undefined, fail: Fail): void {
-  const key = accessorKey(value);
+  const accessor = accessorKey(value);
+  const hidden = accessor === undefined ? hiddenKey(value) : undefined;
+  const key = accessor ?? hidden;
   if (key === undefined) return;
   const field = path === undefined ? key : `${path}.${key}`;
   fail(
-    `${field} is a getter or setter, not data: what validation reads could differ from what is sent. Pass plain data (copy the values into a plain object).`,
+    accessor === undefined
+      ? `${field} is not enumerable: ctxkit could not tell when it changes. Pass plain data (copy the values into a plain object).`
+      : `${field} is a getter or setter, not data: what validation reads could differ from what is sent. Pass plain data (copy the values into a plain object).`,
     field,
   );
 }

@@ -1,8 +1,14 @@
-import { jsonDataProblem, type ToolDeclaration } from '@ctxkit/context-core';
+import {
+  accessorKey,
+  hiddenKey,
+  jsonDataProblem,
+  type ToolDeclaration,
+} from '@ctxkit/context-core';
 import { checkName, invalidOption } from './check-option.js';
 
 /**
- * Checks a list of tool declarations: an array of objects, each with a non-empty `name`, a string
+ * Checks a list of tool declarations: an array of plain objects (no getter, setter or property
+ * that is not enumerable), each with a non-empty `name`, a string
  * `description` when present and an object `parameters` of JSON data (no cycle, no BigInt) when
  * present.
  *
@@ -20,6 +26,26 @@ export function checkToolDeclarations(
     const option = `tools[${index}]`;
     if (typeof tool !== 'object' || tool === null) {
       throw invalidOption(caller, option, tool, 'an object with a name');
+    }
+    // A getter or a field that is not enumerable could change unseen by the snapshot a count
+    // is kept by: tool definitions are plain data.
+    const accessor = accessorKey(tool);
+    if (accessor !== undefined) {
+      throw invalidOption(
+        caller,
+        `${option}.${accessor}`,
+        tool,
+        'plain data, not a getter or setter',
+      );
+    }
+    const hidden = hiddenKey(tool);
+    if (hidden !== undefined) {
+      throw invalidOption(
+        caller,
+        `${option}.${hidden}`,
+        tool,
+        'an enumerable property of plain data',
+      );
     }
     const { name, description, parameters } = tool as Record<string, unknown>;
     checkName(caller, `${option}.name`, name);
