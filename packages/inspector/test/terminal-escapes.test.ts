@@ -27,12 +27,14 @@ const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
 const ANY_CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 const conversation = `ops${TITLE}${EIGHT_BIT}`;
+/** The id the library writes under: it refuses control characters in ids, a hand edit does not. */
+const written = 'ops';
 const file = join(mkdtempSync(join(tmpdir(), 'ctxkit-inspector-escapes-')), 'hostile.sqlite');
 {
   const provider = createSqliteProvider({ filename: file });
   const manager = createContextManager({ model: 'gpt-4o', maxTokens: 600, events: provider });
   for (let turn = 0; turn < 3; turn++) {
-    await provider.append(conversation, [
+    await provider.append(written, [
       { role: 'user', content: `Question ${turn} ${HOSTILE.join(' ')} ${'why '.repeat(80)}` },
       {
         role: 'assistant',
@@ -58,7 +60,7 @@ const file = join(mkdtempSync(join(tmpdir(), 'ctxkit-inspector-escapes-')), 'hos
         ],
       },
     ]);
-    await manager.fit(await provider.getHistory(conversation), { conversationId: conversation });
+    await manager.fit(await provider.getHistory(written), { conversationId: written });
   }
   await provider.close();
   // What the pipeline writes itself (stage names, reasons, warnings), as a hand edit would set it.
@@ -68,6 +70,19 @@ const file = join(mkdtempSync(join(tmpdir(), 'ctxkit-inspector-escapes-')), 'hos
        '$.steps[0].name', ?, '$.changes[0].step', ?, '$.changes[0].action', 'truncated',
        '$.predictedCost.warnings', json_array(?, ?))`,
   ).run(`stage${TITLE}`, `stage${CLEAR}`, CLIPBOARD, EIGHT_BIT);
+  // The conversation id too, in every table that names one.
+  const tables = db
+    .prepare(
+      `select m.name from sqlite_master m join pragma_table_info(m.name) c
+       where m.type = 'table' and c.name = 'conversation_id'`,
+    )
+    .all() as { name: string }[];
+  for (const { name } of tables) {
+    db.prepare(`update "${name}" set conversation_id = ? where conversation_id = ?`).run(
+      conversation,
+      written,
+    );
+  }
   db.close();
 }
 
