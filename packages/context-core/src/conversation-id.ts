@@ -45,8 +45,14 @@ export function assertConversationId(
 
 // --- internal helpers ---
 
-/** What is wrong with `id` as a conversation id, or `undefined`. */
-function conversationIdProblem(id: unknown): string | undefined {
+/**
+ * What is wrong with `id` as a conversation id, or `undefined` (for the testing kits, which must
+ * generate only ids a store may take).
+ *
+ * @param id - the value given
+ * @returns the problem, or `undefined`
+ */
+export function conversationIdProblem(id: unknown): string | undefined {
   if (typeof id !== 'string') return `got ${describe(id)}`;
   if (id.length === 0) return 'got an empty string';
   if (id.length > MAX_CONVERSATION_ID_LENGTH) return `got one of ${id.length} characters`;

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ContextError } from '../context-error.js';
+import { conversationIdProblem } from '../conversation-id.js';
 import type { ToolOutputStore } from '../tool-output-store.js';
 import { contextErrorRejectedBy } from './context-error-thrown-by.js';
 import { fuzzParameters } from './fuzz-parameters.js';
@@ -158,7 +159,10 @@ export function testToolOutputStore<Store extends ToolOutputStore>(
           '%',
           '_',
         ),
-        fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }),
+        // Any id a store takes (not white space alone, no control characters).
+        fc
+          .string({ unit: 'grapheme', minLength: 1, maxLength: 12 })
+          .filter((id) => conversationIdProblem(id) === undefined),
       );
       await fc.assert(
         fc.asyncProperty(
