@@ -53,10 +53,29 @@ const byteHashes = new WeakMap<Uint8Array | ArrayBuffer, readonly [number, numbe
 
 /** The hash of `content`, or `undefined` when it is not plain data. */
 function hashContent(content: unknown): string | undefined {
-  const hash: RunningHash = { hasher: new KeyedHasher(), length: 0 };
-  if (!hashValue(content, hash, new Set(), 0)) return undefined;
-  const [high, low] = hash.hasher.digest();
-  return `${high.toString(36)}.${low.toString(36)}.${hash.length}`;
+  const hasher = takeHasher();
+  try {
+    const hash: RunningHash = { hasher, length: 0 };
+    if (!hashValue(content, hash, new Set(), 0)) return undefined;
+    const [high, low] = hasher.digest();
+    return `${high.toString(36)}.${low.toString(36)}.${hash.length}`;
+  } finally {
+    idleHashers.push(hasher);
+  }
+}
+
+/**
+ * Hashers not in use, so that a hash allocates none; a hash made while another is (bytes inside
+ * a content) takes its own.
+ */
+const idleHashers: KeyedHasher[] = [];
+
+/** An idle hasher, reset, or a new one. */
+function takeHasher(): KeyedHasher {
+  const hasher = idleHashers.pop();
+  if (hasher === undefined) return new KeyedHasher();
+  hasher.reset();
+  return hasher;
 }
 
 /** A hash being made: the keyed hasher, and how many characters and values it was fed. */
@@ -196,19 +215,23 @@ function bytesHash(bytes: Uint8Array | ArrayBuffer): readonly [number, number] {
   const known = byteHashes.get(bytes);
   if (known !== undefined) return known;
   const view = bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : bytes;
-  const hasher = new KeyedHasher();
-  hasher.word(view.length);
-  const whole = view.length & ~3;
-  for (let index = 0; index < whole; index += 4) {
-    hasher.word(
-      (view[index] as number) |
-        ((view[index + 1] as number) << 8) |
-        ((view[index + 2] as number) << 16) |
-        ((view[index + 3] as number) << 24),
-    );
+  const hasher = takeHasher();
+  try {
+    hasher.word(view.length);
+    const whole = view.length & ~3;
+    for (let index = 0; index < whole; index += 4) {
+      hasher.word(
+        (view[index] as number) |
+          ((view[index + 1] as number) << 8) |
+          ((view[index + 2] as number) << 16) |
+          ((view[index + 3] as number) << 24),
+      );
+    }
+    hasher.word(leftoverWord(view, whole, view.length));
+    const result = hasher.digest();
+    byteHashes.set(bytes, result);
+    return result;
+  } finally {
+    idleHashers.push(hasher);
   }
-  hasher.word(leftoverWord(view, whole, view.length));
-  const result = hasher.digest();
-  byteHashes.set(bytes, result);
-  return result;
 }

@@ -11,18 +11,14 @@
  * 32-bit integer arithmetic JavaScript engines run fast.
  */
 export class KeyedHasher {
-  private v0High: number;
-  private v0Low: number;
-  private v1High: number;
-  private v1Low: number;
-  private v2High: number;
-  private v2Low: number;
-  private v3High: number;
-  private v3Low: number;
-  /** A word waiting for the second half of its block. */
-  private pending = 0;
-  private hasPending = false;
-  /** Words fed so far. */
+  /** The key's four 32-bit words. */
+  private readonly key: readonly [number, number, number, number];
+  /** The state v0 to v3, each as its high and low half. */
+  private readonly state = new Int32Array(8);
+  /** Words fed and not yet absorbed, absorbed a batch at a time. */
+  private readonly buffer = new Int32Array(BUFFER_WORDS);
+  private buffered = 0;
+  /** Words fed since the last reset. */
   private words = 0;
 
   /**
@@ -32,16 +28,25 @@ export class KeyedHasher {
    *   process's random key unless given (tests give one to compare with a reference)
    */
   constructor(key: readonly [number, number, number, number] = PROCESS_KEY) {
-    const [k0High, k0Low, k1High, k1Low] = key;
+    this.key = key;
+    this.reset();
+  }
+
+  /** Forgets everything fed: the hasher starts a new hash under the same key. */
+  reset(): void {
+    const [k0High, k0Low, k1High, k1Low] = this.key;
+    const state = this.state;
     // SipHash's initialization: the key xored with "somepseudorandomlygeneratedbytes".
-    this.v0High = k0High ^ 0x736f6d65;
-    this.v0Low = k0Low ^ 0x70736575;
-    this.v1High = k1High ^ 0x646f7261;
-    this.v1Low = k1Low ^ 0x6e646f6d;
-    this.v2High = k0High ^ 0x6c796765;
-    this.v2Low = k0Low ^ 0x6e657261;
-    this.v3High = k1High ^ 0x74656462;
-    this.v3Low = k1Low ^ 0x79746573;
+    state[0] = k0High ^ 0x736f6d65;
+    state[1] = k0Low ^ 0x70736575;
+    state[2] = k1High ^ 0x646f7261;
+    state[3] = k1Low ^ 0x6e646f6d;
+    state[4] = k0High ^ 0x6c796765;
+    state[5] = k0Low ^ 0x6e657261;
+    state[6] = k1High ^ 0x74656462;
+    state[7] = k1Low ^ 0x79746573;
+    this.buffered = 0;
+    this.words = 0;
   }
 
   /**
@@ -51,91 +56,38 @@ export class KeyedHasher {
    */
   word(word: number): void {
     this.words += 1;
-    if (!this.hasPending) {
-      this.pending = word;
-      this.hasPending = true;
-      return;
+    this.buffer[this.buffered] = word;
+    this.buffered += 1;
+    if (this.buffered === BUFFER_WORDS) {
+      absorb(this.state, this.buffer, 0, BUFFER_WORDS);
+      this.buffered = 0;
     }
-    this.hasPending = false;
-    this.block(word, this.pending);
   }
 
   /**
-   * Feeds `count` words of `ints`, from index 0: the bulk path of long texts.
+   * Feeds `count` words of `ints`, from index 0: the bulk path of long texts, absorbed in place.
    *
    * @param ints - the words
    * @param count - how many of them to feed
    */
   words32(ints: Int32Array, count: number): void {
+    if (count === 0) return;
     let index = 0;
-    if (this.hasPending && count > 0) {
+    // What is buffered goes first, as whole blocks: one word more when it holds an odd number.
+    if (this.buffered % 2 === 1) {
       this.word(ints[0] as number);
       index = 1;
     }
+    absorb(this.state, this.buffer, 0, this.buffered);
+    this.buffered = 0;
     const end = index + ((count - index) & ~1);
     this.words += end - index;
-    // The blocks in locals, one round inlined: the hot loop of hashing long texts.
-    let v0h = this.v0High;
-    let v0l = this.v0Low;
-    let v1h = this.v1High;
-    let v1l = this.v1Low;
-    let v2h = this.v2High;
-    let v2l = this.v2Low;
-    let v3h = this.v3High;
-    let v3l = this.v3Low;
-    let low: number;
-    let high: number;
-    for (; index < end; index += 2) {
-      const mLow = ints[index] as number;
-      const mHigh = ints[index + 1] as number;
-      v3h ^= mHigh;
-      v3l ^= mLow;
-      low = (v0l >>> 0) + (v1l >>> 0);
-      v0h = (v0h + v1h + (low > 0xffffffff ? 1 : 0)) | 0;
-      v0l = low | 0;
-      high = (v1h << 13) | (v1l >>> 19);
-      v1l = ((v1l << 13) | (v1h >>> 19)) ^ v0l;
-      v1h = high ^ v0h;
-      high = v0h;
-      v0h = v0l;
-      v0l = high;
-      low = (v2l >>> 0) + (v3l >>> 0);
-      v2h = (v2h + v3h + (low > 0xffffffff ? 1 : 0)) | 0;
-      v2l = low | 0;
-      high = (v3h << 16) | (v3l >>> 16);
-      v3l = ((v3l << 16) | (v3h >>> 16)) ^ v2l;
-      v3h = high ^ v2h;
-      low = (v0l >>> 0) + (v3l >>> 0);
-      v0h = (v0h + v3h + (low > 0xffffffff ? 1 : 0)) | 0;
-      v0l = low | 0;
-      high = (v3h << 21) | (v3l >>> 11);
-      v3l = ((v3l << 21) | (v3h >>> 11)) ^ v0l;
-      v3h = high ^ v0h;
-      low = (v2l >>> 0) + (v1l >>> 0);
-      v2h = (v2h + v1h + (low > 0xffffffff ? 1 : 0)) | 0;
-      v2l = low | 0;
-      high = (v1h << 17) | (v1l >>> 15);
-      v1l = ((v1l << 17) | (v1h >>> 15)) ^ v2l;
-      v1h = high ^ v2h;
-      high = v2h;
-      v2h = v2l;
-      v2l = high;
-      v0h ^= mHigh;
-      v0l ^= mLow;
-    }
-    this.v0High = v0h;
-    this.v0Low = v0l;
-    this.v1High = v1h;
-    this.v1Low = v1l;
-    this.v2High = v2h;
-    this.v2Low = v2l;
-    this.v3High = v3h;
-    this.v3Low = v3l;
-    if (index < count) this.word(ints[index] as number);
+    absorb(this.state, ints, index, end);
+    if (end < count) this.word(ints[end] as number);
   }
 
   /**
-   * The hash of everything fed, as two 32-bit halves; the hasher is spent after this.
+   * The hash of everything fed, as two 32-bit halves; call `reset` before feeding again.
    *
    * @returns the high and the low half
    */
@@ -143,93 +95,107 @@ export class KeyedHasher {
     // The last block: the word left over, if any, and the number of words, which tells apart
     // streams that differ only by a trailing zero word.
     const count = this.words;
-    if (this.hasPending) this.block(count | 0x80000000, this.pending);
-    else this.block(count & 0x7fffffff, 0);
-    this.v2Low ^= 0xff;
-    this.round();
-    this.round();
-    this.round();
+    if (this.buffered % 2 === 1) this.word(count | 0x80000000);
+    else {
+      this.word(0);
+      this.word(count & 0x7fffffff);
+    }
+    absorb(this.state, this.buffer, 0, this.buffered);
+    this.buffered = 0;
+    const state = this.state;
+    state[5] = (state[5] as number) ^ 0xff;
+    // Three finalization rounds: blocks of zero, whose xors change nothing.
+    absorb(state, FINALIZATION_BLOCKS, 0, FINALIZATION_BLOCKS.length);
     return [
-      (this.v0High ^ this.v1High ^ this.v2High ^ this.v3High) >>> 0,
-      (this.v0Low ^ this.v1Low ^ this.v2Low ^ this.v3Low) >>> 0,
+      ((state[0] as number) ^
+        (state[2] as number) ^
+        (state[4] as number) ^
+        (state[6] as number)) >>>
+        0,
+      ((state[1] as number) ^
+        (state[3] as number) ^
+        (state[5] as number) ^
+        (state[7] as number)) >>>
+        0,
     ];
   }
+}
 
-  // --- internal helpers ---
+// --- internal helpers ---
 
-  /** Absorbs one 64-bit block (`high`, `low`): xor into v3, one round, xor into v0. */
-  private block(high: number, low: number): void {
-    this.v3High ^= high;
-    this.v3Low ^= low;
-    this.round();
-    this.v0High ^= high;
-    this.v0Low ^= low;
-  }
+/** Words a hasher buffers before absorbing them (even: whole blocks). */
+const BUFFER_WORDS = 64;
 
-  /** One SipRound on the four state words. */
-  private round(): void {
-    let v0h = this.v0High;
-    let v0l = this.v0Low;
-    let v1h = this.v1High;
-    let v1l = this.v1Low;
-    let v2h = this.v2High;
-    let v2l = this.v2Low;
-    let v3h = this.v3High;
-    let v3l = this.v3Low;
-    let low: number;
-    let high: number;
+/** Three blocks of zero: absorbing them is three plain SipRounds. */
+const FINALIZATION_BLOCKS = new Int32Array(6);
 
+/**
+ * Absorbs the blocks `ints[start, end)` (an even number of words, each block its low word
+ * first) into `state`: per block, xor into v3, one SipRound, xor into v0. The one place the
+ * round is written, with the state in locals: the hot loop of hashing.
+ */
+function absorb(state: Int32Array, ints: Int32Array, start: number, end: number): void {
+  if (start >= end) return;
+  let v0h = state[0] as number;
+  let v0l = state[1] as number;
+  let v1h = state[2] as number;
+  let v1l = state[3] as number;
+  let v2h = state[4] as number;
+  let v2l = state[5] as number;
+  let v3h = state[6] as number;
+  let v3l = state[7] as number;
+  let low: number;
+  let high: number;
+  for (let index = start; index < end; index += 2) {
+    const mLow = ints[index] as number;
+    const mHigh = ints[index + 1] as number;
+    v3h ^= mHigh;
+    v3l ^= mLow;
     // v0 += v1; v1 <<<= 13; v1 ^= v0; v0 <<<= 32
     low = (v0l >>> 0) + (v1l >>> 0);
     v0h = (v0h + v1h + (low > 0xffffffff ? 1 : 0)) | 0;
     v0l = low | 0;
     high = (v1h << 13) | (v1l >>> 19);
-    v1l = (v1l << 13) | (v1h >>> 19);
+    v1l = ((v1l << 13) | (v1h >>> 19)) ^ v0l;
     v1h = high ^ v0h;
-    v1l ^= v0l;
     high = v0h;
     v0h = v0l;
     v0l = high;
-
     // v2 += v3; v3 <<<= 16; v3 ^= v2
     low = (v2l >>> 0) + (v3l >>> 0);
     v2h = (v2h + v3h + (low > 0xffffffff ? 1 : 0)) | 0;
     v2l = low | 0;
     high = (v3h << 16) | (v3l >>> 16);
-    v3l = (v3l << 16) | (v3h >>> 16);
+    v3l = ((v3l << 16) | (v3h >>> 16)) ^ v2l;
     v3h = high ^ v2h;
-    v3l ^= v2l;
-
     // v0 += v3; v3 <<<= 21; v3 ^= v0
     low = (v0l >>> 0) + (v3l >>> 0);
     v0h = (v0h + v3h + (low > 0xffffffff ? 1 : 0)) | 0;
     v0l = low | 0;
     high = (v3h << 21) | (v3l >>> 11);
-    v3l = (v3l << 21) | (v3h >>> 11);
+    v3l = ((v3l << 21) | (v3h >>> 11)) ^ v0l;
     v3h = high ^ v0h;
-    v3l ^= v0l;
-
     // v2 += v1; v1 <<<= 17; v1 ^= v2; v2 <<<= 32
     low = (v2l >>> 0) + (v1l >>> 0);
     v2h = (v2h + v1h + (low > 0xffffffff ? 1 : 0)) | 0;
     v2l = low | 0;
     high = (v1h << 17) | (v1l >>> 15);
-    v1l = (v1l << 17) | (v1h >>> 15);
+    v1l = ((v1l << 17) | (v1h >>> 15)) ^ v2l;
     v1h = high ^ v2h;
-    v1l ^= v2l;
     high = v2h;
     v2h = v2l;
     v2l = high;
-
-    this.v0High = v0h;
-    this.v0Low = v0l;
-    this.v1High = v1h;
-    this.v1Low = v1l;
-    this.v2High = v2h;
-    this.v2Low = v2l;
-    this.v3High = v3h;
-    this.v3Low = v3l;
+    v0h ^= mHigh;
+    v0l ^= mLow;
   }
+  state[0] = v0h;
+  state[1] = v0l;
+  state[2] = v1h;
+  state[3] = v1l;
+  state[4] = v2h;
+  state[5] = v2l;
+  state[6] = v3h;
+  state[7] = v3l;
 }
 
 /**
