@@ -1,5 +1,4 @@
 export { throwIfAborted } from './abort.js';
-export { accessorKey } from './accessor-key.js';
 export { assertStoredPrompt } from './assert-stored-prompt.js';
 export { assertStoredSummary } from './assert-stored-summary.js';
 export { assertToolOutput } from './assert-tool-output.js';
@@ -101,7 +100,6 @@ export {
   type SummarySkippedEvent,
 } from './event-sink.js';
 export { groupUnits, type MessageUnit } from './group-units.js';
-export { hiddenKey } from './hidden-key.js';
 export { createInMemoryEventStore } from './in-memory-event-store.js';
 export {
   createInMemoryHistoryStore,
@@ -176,6 +174,7 @@ export {
   type ModelTableEntry,
   PRICES_READ_ON,
 } from './model-table.js';
+export { type NonDataProperty, nonDataProperty } from './non-data-property.js';
 export { type OptionChecker, type OptionKeys, optionChecker } from './option-checker.js';
 export {
   DEFAULT_PAGE_LIMIT,

@@ -1,4 +1,4 @@
-import { accessorKey } from './accessor-key.js';
+import { nonDataProperty } from './non-data-property.js';
 
 /** Deepest nesting of arrays and objects {@link jsonDataProblem} accepts. */
 export const MAX_JSON_DEPTH = 256;
@@ -37,7 +37,9 @@ export function jsonDataProblem(value: unknown, path: string): string | undefine
     if (!isArray && !isPlainObject(item)) {
       return `${where} is ${describeInstance(item)}, not a plain object: convert it to JSON data first.`;
     }
-    const accessor = accessorKey(item);
+    // Hidden properties are no harm here: JSON drops them when counting and when sending.
+    const property = nonDataProperty(item);
+    const accessor = property?.kind === 'accessor' ? property.key : undefined;
     if (accessor !== undefined) {
       return `${where}${isArray ? `[${accessor}]` : `.${accessor}`} is a getter or setter, not data.`;
     }

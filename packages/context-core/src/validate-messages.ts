@@ -1,9 +1,8 @@
-import { accessorKey } from './accessor-key.js';
 import { type DataSnapshot, isUnchanged, snapshotOf } from './data-snapshot.js';
 import { InvalidMessageError } from './error-families.js';
-import { hiddenKey } from './hidden-key.js';
 import { jsonDataProblem } from './json-data.js';
 import { type Message, PART_TYPES_BY_ROLE, type PartType, ROLES, type Role } from './message.js';
+import { nonDataProperty } from './non-data-property.js';
 import { type OptionKeys, optionChecker } from './option-checker.js';
 import { unstorableIdProblem } from './storable-id.js';
 
@@ -86,7 +85,11 @@ export function validateMessages(messages: unknown, options: ValidateMessagesOpt
       message: `Expected an array of messages, got ${describe(messages)}.`,
     });
   }
-  validateFrom(messages, 0, initialPairs(options), source);
+  const pairs = initialPairs(options);
+  // Index by index, not forEach: a hole in the array is a missing message, not one to skip.
+  for (let index = 0; index < messages.length; index += 1) {
+    validateMessage(messages[index], index, pairs, source);
+  }
 }
 
 /**
@@ -127,23 +130,6 @@ function initialPairs(options: ValidateMessagesOptions): PairState {
     approvals: new Set(options.knownApprovalIds ?? []),
     approved: new Set(options.answeredApprovalIds ?? []),
   };
-}
-
-/**
- * Validates `messages` from index `start` on, given the tool calls and approvals before it;
- * returns them as they are after the last message.
- */
-function validateFrom(
-  messages: readonly unknown[],
-  start: number,
-  pairs: PairState,
-  source?: string,
-): PairState {
-  // Index by index, not forEach: a hole in the array is a missing message, not one to skip.
-  for (let index = start; index < messages.length; index += 1) {
-    validateMessage(messages[index], index, pairs, source);
-  }
-  return pairs;
 }
 
 /** Throws the error for a problem at `field` of part `part` (if any) of message `index`. */
@@ -522,13 +508,11 @@ function fieldChecker(fields: Record<string, unknown>, type: string, fail: Fail)
  * `value` in the error.
  */
 function refuseAccessors(value: object, path: string | undefined, fail: Fail): void {
-  const accessor = accessorKey(value);
-  const hidden = accessor === undefined ? hiddenKey(value) : undefined;
-  const key = accessor ?? hidden;
-  if (key === undefined) return;
-  const field = path === undefined ? key : `${path}.${key}`;
+  const property = nonDataProperty(value);
+  if (property === undefined) return;
+  const field = path === undefined ? property.key : `${path}.${property.key}`;
   fail(
-    accessor === undefined
+    property.kind === 'hidden'
       ? `${field} is not enumerable: ctxkit could not tell when it changes. Pass plain data (copy the values into a plain object).`
       : `${field} is a getter or setter, not data: what validation reads could differ from what is sent. Pass plain data (copy the values into a plain object).`,
     field,

@@ -1,9 +1,4 @@
-import {
-  accessorKey,
-  hiddenKey,
-  jsonDataProblem,
-  type ToolDeclaration,
-} from '@ctxkit/context-core';
+import { jsonDataProblem, nonDataProperty, type ToolDeclaration } from '@ctxkit/context-core';
 import { checkName, invalidOption } from './check-option.js';
 
 /**
@@ -29,22 +24,15 @@ export function checkToolDeclarations(
     }
     // A getter or a field that is not enumerable could change unseen by the snapshot a count
     // is kept by: tool definitions are plain data.
-    const accessor = accessorKey(tool);
-    if (accessor !== undefined) {
+    const property = nonDataProperty(tool);
+    if (property !== undefined) {
       throw invalidOption(
         caller,
-        `${option}.${accessor}`,
+        `${option}.${property.key}`,
         tool,
-        'plain data, not a getter or setter',
-      );
-    }
-    const hidden = hiddenKey(tool);
-    if (hidden !== undefined) {
-      throw invalidOption(
-        caller,
-        `${option}.${hidden}`,
-        tool,
-        'an enumerable property of plain data',
+        property.kind === 'accessor'
+          ? 'plain data, not a getter or setter'
+          : 'an enumerable property of plain data',
       );
     }
     const { name, description, parameters } = tool as Record<string, unknown>;
