@@ -2,12 +2,15 @@ import { createHash } from 'node:crypto';
 import {
   assertConversationId,
   type ContextCompressor,
+  type DataSnapshot,
   defineCompressor,
+  isUnchanged,
   type Message,
   type OptionKeys,
   optionChecker,
   type Part,
   recordOrigin,
+  snapshotOf,
   type TokenCounter,
   type ToolOutputStore,
   type ToolResultPart,
@@ -224,8 +227,12 @@ export function offloadToolOutputs(options: OffloadToolOutputsOptions): ToolOutp
     };
   };
 
-  /** What each message object became, per conversation and counter: offloaded once, then reused. */
-  const done = new WeakMap<Message, Map<string, OffloadedMessage>>();
+  /**
+   * What each message object became, per conversation and counter: offloaded once, then reused
+   * while the message holds what it held then (one edited in place, a secret redacted, is
+   * offloaded again, so the stand-in of its old output is never sent).
+   */
+  const done = new WeakMap<Message, OffloadMemo>();
 
   const offloadMessage = async (
     message: Message,
@@ -234,15 +241,17 @@ export function offloadToolOutputs(options: OffloadToolOutputsOptions): ToolOutp
     assertConversationId(context?.conversationId, SOURCE, 'offloadMessage');
     if (typeof message.content === 'string') return { message, offloaded: [] };
     const key = `${context.conversationId}\u0000${context.counter?.name ?? ''}`;
-    const known = done.get(message)?.get(key);
+    let memo = done.get(message);
+    if (memo !== undefined && !isUnchanged(memo.snapshot, message)) memo = undefined;
+    const known = memo?.byContext.get(key);
     if (known !== undefined) return { message: known.message, offloaded: [...known.offloaded] };
+    const kept = memo ?? { snapshot: snapshotOf(message), byContext: new Map() };
     const result = await offloadParts(message, message.content, context);
-    let byContext = done.get(message);
-    if (byContext === undefined) {
-      byContext = new Map();
-      done.set(message, byContext);
+    // Kept only when the message did not change while it was read.
+    if (isUnchanged(kept.snapshot, message)) {
+      kept.byContext.set(key, result);
+      done.set(message, kept);
     }
-    byContext.set(key, result);
     return { message: result.message, offloaded: [...result.offloaded] };
   };
 
@@ -341,6 +350,12 @@ function memoKey(
 function remember(refs: Map<string, string>, key: string, ref: string): void {
   if (refs.size >= MAX_REMEMBERED_REFS) refs.delete(refs.keys().next().value as string);
   refs.set(key, ref);
+}
+
+/** What one message object was offloaded to, per conversation and counter, and what it held then. */
+interface OffloadMemo {
+  readonly snapshot: DataSnapshot;
+  readonly byContext: Map<string, OffloadedMessage>;
 }
 
 interface OffloadSettings {

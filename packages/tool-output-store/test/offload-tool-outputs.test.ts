@@ -370,3 +370,19 @@ describe('the offload header', () => {
     );
   });
 });
+
+describe('offloading a message changed in place since it was offloaded', () => {
+  it('offloads it again: the stand-in of its old output (a secret redacted since) is never sent', async () => {
+    const offloader = offloadToolOutputs({ store: createInMemoryToolOutputStore() });
+    const secret = 'password=hunter2-secret';
+    const message = toolMessage(`${sampleText('log', 20_000, 1)}\n${secret}`);
+    const first = await offloader.offloadMessage(message, context);
+    expect(JSON.stringify(first.message.content)).toContain(secret);
+    // Redacted in place, as an agent scrubbing its history would.
+    const part = (message.content as ToolResultPart[])[0] as ToolResultPart;
+    part.output = `${sampleText('log', 20_000, 1)}\n[redacted]`;
+    const again = await offloader.offloadMessage(message, context);
+    expect(JSON.stringify(again.message.content)).not.toContain(secret);
+    expect(again.offloaded).toHaveLength(1);
+  });
+});
