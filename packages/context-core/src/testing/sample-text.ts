@@ -75,6 +75,10 @@ export function sampleText(kind: SampleTextKind, length: number, seed: number): 
         push(chunk);
         break;
       }
+      default:
+        throw new TypeError(
+          `sampleText: kind must be one of ${SAMPLE_TEXT_KINDS.join(', ')}; got ${JSON.stringify(kind)}`,
+        );
     }
     line += 1;
   }
