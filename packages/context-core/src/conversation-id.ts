@@ -43,8 +43,6 @@ export function assertConversationId(
   });
 }
 
-// --- internal helpers ---
-
 /**
  * What is wrong with `id` as a conversation id, or `undefined` (for the testing kits, which must
  * generate only ids a store may take).
@@ -67,6 +65,8 @@ export function conversationIdProblem(id: unknown): string | undefined {
   const unstorable = unstorableIdProblem(id);
   return unstorable === undefined ? undefined : `got ${JSON.stringify(id)}, which ${unstorable}`;
 }
+
+// --- internal helpers ---
 
 function describe(value: unknown): string {
   if (value === null) return 'null';

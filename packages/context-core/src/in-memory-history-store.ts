@@ -87,8 +87,8 @@ export function createInMemoryHistoryStore(options: InMemoryHistoryStoreOptions)
       conversationId: string,
       historyOptions: GetHistoryOptions = {},
     ): Promise<Message[]> {
-      const active = conversation(conversationId, 'getHistory').active;
       optionChecker(SOURCE, 'getHistory').knownKeys(historyOptions, GET_HISTORY_OPTION_KEYS);
+      const active = conversation(conversationId, 'getHistory').active;
       const { limit, maxTokens } = historyOptions;
       if (limit !== undefined) assertValidLimit(limit);
       if (maxTokens === undefined) return copiesWithCounts(keepNewest(active, limit));
