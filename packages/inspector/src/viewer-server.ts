@@ -32,8 +32,9 @@ export interface Viewer {
  * report, read afresh on every request. Anything else gets 404, any method but GET and HEAD 405;
  * a stored row that is not what ctxkit writes gets 422 and the one-line error as JSON.
  *
- * A request whose `Host` is not `127.0.0.1:<port>` or `localhost:<port>` (a page of another site
- * whose name was rebound to 127.0.0.1, or no `Host` at all) gets 403 and no content. Every
+ * A request whose `Host` is not `127.0.0.1:<port>` or `localhost:<port>` (on port 80, also without
+ * the port, as browsers send it) gets 403 and no content: a page of another site whose name was
+ * rebound to 127.0.0.1, or no `Host` at all. Every
  * response forbids framing (`X-Frame-Options: DENY`, `frame-ancestors 'none'`), sniffing, the
  * referrer and other sites' reads (`Cross-Origin-Resource-Policy: same-origin`); the page's
  * Content-Security-Policy allows its own inline script and style (by hash) and requests to its
@@ -127,6 +128,8 @@ export async function startViewer(
   });
   const address = server.address() as AddressInfo;
   hosts = [`127.0.0.1:${address.port}`, `localhost:${address.port}`];
+  // A browser leaves HTTP's default port out of Host (`http://127.0.0.1:80/` sends `127.0.0.1`).
+  if (address.port === 80) hosts = [...hosts, '127.0.0.1', 'localhost'];
   return {
     url: `http://127.0.0.1:${address.port}/`,
     close: () =>

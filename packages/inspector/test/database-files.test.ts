@@ -13,7 +13,13 @@ import { createSqliteProvider } from '@ctxkit/provider-sqlite';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { ConversationReport } from '../src/index.js';
-import { checksum, runCtxkit, runCtxkitUnprivileged, startCtxkitView } from './cli-process.js';
+import {
+  checksum,
+  runCtxkit,
+  runCtxkitHere,
+  runCtxkitUnprivileged,
+  startCtxkitView,
+} from './cli-process.js';
 import { CONVERSATION, recordConversation } from './recorded-conversation.js';
 
 const { file: recorded, builds } = await recordConversation(2);
@@ -26,8 +32,8 @@ function walDatabase(name: string): { directory: string; file: string } {
   return { directory, file };
 }
 
-describe('the directory of a database is left exactly as it was found', () => {
-  it('inspect, --json, --build, view --html and a served view create no -wal or -shm file', async () => {
+describe('the database and its directory are left exactly as they were found', () => {
+  it('inspect, --json, --build, view --html and a served view write no byte and create no -wal or -shm file', async () => {
     const { directory, file } = walDatabase('side-files');
     const html = join(mkdtempSync(join(tmpdir(), 'ctxkit-inspector-page-')), 'page.html');
     const before = readdirSync(directory);
@@ -44,7 +50,17 @@ describe('the directory of a database is left exactly as it was found', () => {
       expect([args.join(' '), readdirSync(directory)]).toEqual([args.join(' '), before]);
     }
     const view = await startCtxkitView(file);
-    expect((await fetch(`${view.url}api/conversation?id=${CONVERSATION}`)).status).toBe(200);
+    expect((await fetch(view.url)).status).toBe(200);
+    const report = await fetch(`${view.url}api/conversation?id=${CONVERSATION}`);
+    expect(report.status).toBe(200);
+    expect(((await report.json()) as ConversationReport).builds).toHaveLength(builds);
+    expect((await fetch(`${view.url}api/conversations`, { method: 'POST' })).status).toBe(405);
+    // Bound to 127.0.0.1 alone: another loopback address of this machine finds nothing there.
+    const elsewhere = new URL(view.url);
+    elsewhere.hostname = '127.0.0.2';
+    await expect(fetch(elsewhere)).rejects.toMatchObject({
+      cause: expect.objectContaining({ code: 'ECONNREFUSED' }),
+    });
     expect(await view.stop()).toBe(0);
     expect(readdirSync(directory)).toEqual(before);
     expect(checksum(file)).toBe(bytes);
@@ -102,7 +118,10 @@ describe('a file that cannot be opened: its own true cause, one line, exit code 
   chmodSync(base, 0o755);
 
   /** Expects exit code 2 and one line on stderr that matches `cause`; nothing left beside the file. */
-  function expectCause(result: ReturnType<typeof runCtxkit>, cause: RegExp) {
+  function expectCause(
+    result: { status: number | null; stdout: string; stderr: string },
+    cause: RegExp,
+  ) {
     expect(result.stdout).toBe('');
     expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(result.stderr).toMatch(cause);
@@ -176,18 +195,23 @@ describe('a file that cannot be opened: its own true cause, one line, exit code 
     );
   });
 
-  it('a directory, an empty file, a file of another kind, a corrupt database', () => {
+  // Causes found before any permission matters: run in this process (bad-input.test.ts runs
+  // such a cause as a process, with its exit code).
+  it('a directory, an empty file, a file of another kind, a corrupt database', async () => {
     expectCause(
-      runCtxkit(['inspect', base]),
+      await runCtxkitHere(['inspect', base]),
       /unopenable-\w+ is a directory, not a SQLite database file/,
     );
     const empty = join(base, 'empty.sqlite');
     writeFileSync(empty, '');
-    expectCause(runCtxkit(['inspect', empty]), /empty\.sqlite is empty, not a SQLite database/);
+    expectCause(
+      await runCtxkitHere(['inspect', empty]),
+      /empty\.sqlite is empty, not a SQLite database/,
+    );
     const text = join(base, 'notes.sqlite');
     writeFileSync(text, 'these are notes, not a database\n');
     expectCause(
-      runCtxkit(['inspect', text]),
+      await runCtxkitHere(['inspect', text]),
       /notes\.sqlite is not a SQLite database: it does not start with SQLite's header/,
     );
     const corrupt = join(base, 'corrupt.sqlite');
@@ -195,7 +219,7 @@ describe('a file that cannot be opened: its own true cause, one line, exit code 
     bytes.write('SQLite format 3\0', 0, 'latin1');
     writeFileSync(corrupt, bytes);
     expectCause(
-      runCtxkit(['inspect', corrupt]),
+      await runCtxkitHere(['inspect', corrupt]),
       /corrupt\.sqlite starts like a SQLite database but is corrupt: SQLite says "[^"]+"/,
     );
   });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../src/index.js';
-import { runCtxkit } from './cli-process.js';
+import { runCtxkitHere as ctxkit, runCtxkit } from './cli-process.js';
 import { CONVERSATION, recordConversation } from './recorded-conversation.js';
 
 // Rows as a hand edit (or another program) leaves them in a real database the pipeline wrote:
@@ -213,18 +213,6 @@ const MALFORMED: MalformedRow[] = [
     listed: false,
   },
 ];
-
-/** Runs the command in this process, as `ctxkit` runs it, and collects what it prints. */
-async function ctxkit(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const status = await runCli(args, {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    env: {},
-  });
-  return { status, stdout, stderr };
-}
 
 /** Starts `ctxkit view` in this process; resolves with its exit code, or with its URL and a stop. */
 async function view(database: string) {

@@ -4,6 +4,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openInspectedDatabase, startViewer } from '../src/index.js';
 import { runCtxkit, startCtxkitView } from './cli-process.js';
 import { CONVERSATION, recordConversation } from './recorded-conversation.js';
 
@@ -21,9 +22,12 @@ afterAll(async () => {
 });
 
 /** One raw HTTP request to the viewer, its header lines as given (a forged Host among them). */
-function rawRequest(lines: string[]): Promise<{ status: number; headers: string; body: string }> {
+function rawRequest(
+  lines: string[],
+  to = port,
+): Promise<{ status: number; headers: string; body: string }> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
+    const socket = connect(to, '127.0.0.1');
     let received = '';
     socket.on('data', (chunk) => {
       received += String(chunk);
@@ -146,4 +150,29 @@ describe('ctxkit view: headers that keep the page to itself', () => {
     expect(policy.get('script-src')).toEqual([hashOf(script)]);
     expect(policy.get('style-src')).toEqual([hashOf(style)]);
   });
+});
+
+describe('ctxkit view on port 80', () => {
+  // Only root may listen on port 80 here.
+  it.skipIf(process.getuid?.() !== 0)(
+    'serves the Host a browser sends for it, without the port',
+    async () => {
+      const database = await openInspectedDatabase(file);
+      const viewer = await startViewer(database, { port: 80 });
+      try {
+        expect(viewer.url).toBe('http://127.0.0.1:80/');
+        for (const host of ['127.0.0.1', 'localhost', '127.0.0.1:80', 'localhost:80']) {
+          const page = await rawRequest(['GET / HTTP/1.1', `Host: ${host}`], 80);
+          expect([host, page.status]).toEqual([host, 200]);
+        }
+        // What a browser sends for the URL ctxkit view prints.
+        expect((await fetch(viewer.url)).status).toBe(200);
+        const forged = await rawRequest(['GET / HTTP/1.1', 'Host: evil.example'], 80);
+        expect(forged.status).toBe(403);
+      } finally {
+        await viewer.close();
+        await database.close();
+      }
+    },
+  );
 });
