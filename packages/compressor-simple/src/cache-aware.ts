@@ -1,6 +1,5 @@
 import {
   assertStoredPrompt,
-  budgetLimit,
   type CompressContext,
   type CompressionReport,
   type CompressResult,
@@ -18,6 +17,7 @@ import {
   optionChecker,
   originOf,
   type Part,
+  readCompressInput,
   recordOrigin,
   type StageTrace,
   type StoredPrompt,
@@ -158,6 +158,8 @@ export const LAST_PROMPT_IGNORED_EVENT = 'context.last_prompt_ignored';
  * @throws InvalidOptionError (`invalid_option`) at creation when `trigger` or `target` is not a
  *   number in (0, 1], `target` is above `trigger`, `clearAtLeast` is not a whole number of at
  *   least 0, `maxConversations` not one of at least 1, or `compressor` has no `compress` method
+ * @throws InvalidOptionError (`unknown_option`) from `compress` for a key a context does not
+ *   have; (`invalid_option`) for a conversation id that is not valid (see `readCompressInput`)
  * @throws the error of `context.lastPrompts` or `context.events` from `compress` when one fails
  *   (other than a store's `corrupt_row` or `invalid_stored_prompt`, which only ignore the prompt)
  */
@@ -198,11 +200,13 @@ export function cacheAware(options: CacheAwareOptions = {}): ContextCompressor {
       keepsFirstUser: inner.guarantees?.keepsFirstUser ?? false,
     }),
     async compress(
-      messages: readonly Message[],
+      given: readonly Message[],
       budget: TokenBudget,
       context: CompressContext,
     ): Promise<CompressResult> {
-      const limit = budgetLimit(budget);
+      // Read once, as every compressor of the library reads its input: a context key it does not
+      // have or a conversation id the id rule refuses is refused even when nothing is compacted.
+      const { messages, limit } = readCompressInput('cache-aware', given, budget, context);
       throwIfAborted(context.signal, 'cache-aware');
       const key = context.conversationId ?? NO_CONVERSATION;
       const remembered = last.get(key);
