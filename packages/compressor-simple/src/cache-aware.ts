@@ -807,7 +807,10 @@ function answeredWithin(added: readonly Message[], prompt: readonly Message[]): 
   return missing.every((key) => earlier.has(key));
 }
 
-/** What a part asks (a call, an approval request) or answers, as keys that pair them. */
+/**
+ * What a part asks (a call, an approval request) or answers, as keys that pair them. An approval
+ * request does both: it asks for a response and belongs with its call, as `groupUnits` keeps it.
+ */
 function pairKeys(part: Part): { ask?: string; answer?: string } {
   switch (part.type) {
     case 'tool-call':
@@ -815,7 +818,7 @@ function pairKeys(part: Part): { ask?: string; answer?: string } {
     case 'tool-result':
       return { answer: `call:${part.toolCallId}` };
     case 'tool-approval-request':
-      return { ask: `approval:${part.approvalId}` };
+      return { ask: `approval:${part.approvalId}`, answer: `call:${part.toolCallId}` };
     case 'tool-approval-response':
       return { answer: `approval:${part.approvalId}` };
     default:
