@@ -1,6 +1,5 @@
 import {
   assertStoredPrompt,
-  budgetLimit,
   type CompressContext,
   type CompressionReport,
   type CompressResult,
@@ -18,6 +17,7 @@ import {
   optionChecker,
   originOf,
   type Part,
+  readCompressInput,
   recordOrigin,
   type StageTrace,
   type StoredPrompt,
@@ -76,6 +76,12 @@ interface LastPrompt {
    * from a message only while the message still holds that (see {@link heldAsBefore}).
    */
   snapshots: DataSnapshot[];
+  /**
+   * The snapshot of each message of `result` that is not an input object (a copy or a summary
+   * the compaction made), as it was handed out: the caller holds these objects too, and one
+   * edited in place is no longer what was counted (see {@link madeUnchanged}).
+   */
+  made: DataSnapshot[];
   /** What it returned, and its tokens. */
   result: CompressResult;
   tokens: number;
@@ -117,9 +123,11 @@ export const LAST_PROMPT_IGNORED_EVENT = 'context.last_prompt_ignored';
  * when `compressor` does. A history that fits can come back compacted (once compacted, a
  * conversation stays so): the report's steps are those of the compaction the prompt comes from,
  * with the new messages' tokens added. Counts are by the context's counter: a prompt remembered
- * with counts by a counter of another name is not extended. Cost of a step that appends:
- * comparing the array with the last one by identity, checking each earlier message against its
- * snapshot (a walk of its values, not of its text), and counting the new messages; for a history
+ * with counts by a counter of another name is not extended, nor one holding a message the
+ * compaction made (a cut copy, a summary) that was edited in place since it was handed out.
+ * Cost of a step that appends: comparing the array with the last one by identity, checking each
+ * earlier message, and each message the compaction made, against its snapshot (a walk of its
+ * values, not of its text), and counting the new messages; for a history
  * read again, comparing the earlier messages with the new objects and rebuilding the last result
  * on them too (in proportion to the messages given).
  *
@@ -158,6 +166,8 @@ export const LAST_PROMPT_IGNORED_EVENT = 'context.last_prompt_ignored';
  * @throws InvalidOptionError (`invalid_option`) at creation when `trigger` or `target` is not a
  *   number in (0, 1], `target` is above `trigger`, `clearAtLeast` is not a whole number of at
  *   least 0, `maxConversations` not one of at least 1, or `compressor` has no `compress` method
+ * @throws InvalidOptionError (`unknown_option`) from `compress` for a key a context does not
+ *   have; (`invalid_option`) for a conversation id that is not valid (see `readCompressInput`)
  * @throws the error of `context.lastPrompts` or `context.events` from `compress` when one fails
  *   (other than a store's `corrupt_row` or `invalid_stored_prompt`, which only ignore the prompt)
  */
@@ -198,18 +208,24 @@ export function cacheAware(options: CacheAwareOptions = {}): ContextCompressor {
       keepsFirstUser: inner.guarantees?.keepsFirstUser ?? false,
     }),
     async compress(
-      messages: readonly Message[],
+      given: readonly Message[],
       budget: TokenBudget,
       context: CompressContext,
     ): Promise<CompressResult> {
-      const limit = budgetLimit(budget);
+      // Read once, as every compressor of the library reads its input: a context key it does not
+      // have or a conversation id the id rule refuses is refused even when nothing is compacted.
+      const { messages, limit } = readCompressInput('cache-aware', given, budget, context);
       throwIfAborted(context.signal, 'cache-aware');
       const key = context.conversationId ?? NO_CONVERSATION;
       const remembered = last.get(key);
       // Forgotten until this call succeeds: a failed compaction leaves nothing half remembered.
       last.delete(key);
-      // Counts by another counter are no counts: as if nothing were remembered.
-      const known = remembered?.counter === context.counter.name ? remembered : undefined;
+      // Counts by another counter are no counts, and a message it made and handed out that was
+      // edited since is not what was counted: as if nothing were remembered.
+      const known =
+        remembered?.counter === context.counter.name && madeUnchanged(remembered)
+          ? remembered
+          : undefined;
       const before =
         known === undefined
           ? await storedPrompt(messages, context, limit)
@@ -244,6 +260,7 @@ export function cacheAware(options: CacheAwareOptions = {}): ContextCompressor {
           : {
               input: [...messages],
               snapshots,
+              made: madeSnapshots(result.messages, messages),
               result: withLimit(result, limit),
               tokens,
               counter: context.counter.name,
@@ -274,6 +291,25 @@ function extendsObjects(messages: readonly Message[], before: LastPrompt): boole
 }
 
 /**
+ * The snapshots of the messages of `output` that are not objects of `input`: what a compaction
+ * made (copies, summaries), which is handed out with the prompt and reused with it.
+ */
+function madeSnapshots(output: readonly Message[], input: readonly Message[]): DataSnapshot[] {
+  const given = new Set(input);
+  const made: DataSnapshot[] = [];
+  for (const message of output) if (!given.has(message)) made.push(snapshotOf(message));
+  return made;
+}
+
+/**
+ * Whether every message the prompt's compaction made still holds what it held when it was
+ * handed out: one edited in place by the caller would be sent again, with the count it had.
+ */
+function madeUnchanged(prompt: LastPrompt): boolean {
+  return prompt.made.every((snapshot) => isUnchanged(snapshot, snapshot.value));
+}
+
+/**
  * The last prompt with the messages of `messages` after its input appended; undefined when one
  * of them answers a tool call (or an approval request) the prompt does not hold, which appending
  * would leave without its call.
@@ -290,6 +326,7 @@ function appendedTo(
   return {
     input: [...messages],
     snapshots: [...before.snapshots, ...added.map((message) => snapshotOf(message))],
+    made: before.made,
     result: extended(before.result, messages, added, addedTokens, limit),
     tokens: before.tokens + addedTokens,
     counter: before.counter,
@@ -314,6 +351,7 @@ function unchanged(
   return {
     input: [...messages],
     snapshots: messages.map((message) => snapshotOf(message)),
+    made: [],
     result: {
       messages: [...messages],
       report: compressionReport(messages, messages, limit, [
@@ -643,6 +681,7 @@ function rebuilt(
   return {
     input,
     snapshots: input.map((message) => snapshotOf(message)),
+    made: madeSnapshots(sent, input),
     result: {
       messages: sent,
       report: compressionReport(input, sent, limit, [step]),
@@ -768,7 +807,10 @@ function answeredWithin(added: readonly Message[], prompt: readonly Message[]): 
   return missing.every((key) => earlier.has(key));
 }
 
-/** What a part asks (a call, an approval request) or answers, as keys that pair them. */
+/**
+ * What a part asks (a call, an approval request) or answers, as keys that pair them. An approval
+ * request does both: it asks for a response and belongs with its call, as `groupUnits` keeps it.
+ */
 function pairKeys(part: Part): { ask?: string; answer?: string } {
   switch (part.type) {
     case 'tool-call':
@@ -776,7 +818,7 @@ function pairKeys(part: Part): { ask?: string; answer?: string } {
     case 'tool-result':
       return { answer: `call:${part.toolCallId}` };
     case 'tool-approval-request':
-      return { ask: `approval:${part.approvalId}` };
+      return { ask: `approval:${part.approvalId}`, answer: `call:${part.toolCallId}` };
     case 'tool-approval-response':
       return { answer: `approval:${part.approvalId}` };
     default:

@@ -9,6 +9,8 @@ import {
   type ToolResultOutput,
   toolOutputText,
 } from '@ctxkit/context-core';
+import { defaultMaskMarker } from './mask-old-tool-results.js';
+import { defaultTruncationMarker } from './truncation-marker.js';
 
 /**
  * Whether `a` and `b` are the same message: every field holds the same data, but the cached
@@ -219,18 +221,21 @@ function textRuns(items: readonly ToolOutputContentPart[]): {
   return { texts, others };
 }
 
-/** The marker a kind of cut puts where it cuts, its count as any digits. */
-type CutKind = RegExp;
+/** A kind of cut: `truncated` around the default truncation marker, `masked` around the mask's. */
+type CutKind = 'truncated' | 'masked';
 
-/** The default truncation marker (see `defaultTruncationMarker`). */
-const TRUNCATION: CutKind = /\n\n\.\.\. \[(\d+) characters truncated\] \.\.\.\n\n/g;
+/** Where a truncated copy says it cut, as `defaultTruncationMarker` writes it. */
+const TRUNCATION: CutKind = 'truncated';
+
+/** Where a masked copy says it cut. */
+const MASK: CutKind = 'masked';
 
 /**
  * The default mask marker (see `defaultMaskMarker`), with the ellipses and line feeds masking
- * puts around it.
+ * puts around it; its count of lines is checked against what `defaultMaskMarker` writes for it.
  */
-const MASK: CutKind =
-  /(…?)(\n?)\[\.\.\. \d+ lines? omitted, (\d+) characters originally \.\.\.\](\n?)(…?)/g;
+const MASK_MARKER =
+  /(…?)(\n?)(\[\.\.\. (\d+) lines? omitted, (\d+) characters originally \.\.\.\])(\n?)(…?)/g;
 
 /**
  * Whether `text` is `source`, or `source` cut once by `kind` (see {@link cutAt}).
@@ -249,16 +254,49 @@ function cutAt(
   source: string,
   kind: CutKind,
 ): { head: number; tail: number } | undefined {
-  const matches = [...text.matchAll(kind)];
-  for (const match of matches) {
+  return kind === TRUNCATION ? truncatedAt(text, source) : maskedAt(text, source);
+}
+
+/**
+ * {@link cutAt} for a truncation: the marker is `defaultTruncationMarker` of the characters
+ * removed, which the lengths tell (the marker's length depends on its count's digits only), so
+ * the marker looked for is the one the strategy writes, built by the same function.
+ */
+function truncatedAt(text: string, source: string): { head: number; tail: number } | undefined {
+  for (let digits = 1, probe = 1; digits <= 16; digits += 1, probe *= 10) {
+    const markerLength = defaultTruncationMarker(probe).length;
+    const removed = source.length - text.length + markerLength;
+    if (removed < 0 || removed > source.length) continue;
+    const marker = defaultTruncationMarker(removed);
+    if (marker.length !== markerLength) continue;
+    for (let at = text.indexOf(marker); at !== -1; at = text.indexOf(marker, at + 1)) {
+      const tail = text.length - at - marker.length;
+      if (source.startsWith(text.slice(0, at)) && source.endsWith(text.slice(at + marker.length)))
+        return { head: at, tail };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * {@link cutAt} for a mask: a marker naming the characters of the whole original, written as
+ * `defaultMaskMarker` writes it for the lines it says it omitted.
+ */
+function maskedAt(text: string, source: string): { head: number; tail: number } | undefined {
+  for (const match of text.matchAll(MASK_MARKER)) {
     const head = text.slice(0, match.index);
     const tail = text.slice(match.index + match[0].length);
-    // A mask's count is the characters of the whole original.
-    if (kind === MASK && Number(match[3]) !== source.length) continue;
+    const originalChars = Number(match[5]);
+    if (originalChars !== source.length) continue;
+    const written = defaultMaskMarker({
+      omittedLines: Number(match[4]),
+      // Not written by the default marker: the text does not tell it, and it changes nothing.
+      originalLines: 0,
+      originalChars,
+    });
+    if (match[3] !== written) continue;
     if (head.length + tail.length > source.length) continue;
     if (!source.startsWith(head) || !source.endsWith(tail)) continue;
-    if (kind === TRUNCATION && Number(match[1]) !== source.length - head.length - tail.length)
-      continue;
     return { head: head.length, tail: tail.length };
   }
   return undefined;

@@ -8,9 +8,10 @@ import {
   type TokenCounter,
   toolCallsOf,
   toolResultsOf,
+  validateMessages,
 } from '@ctxkit/context-core';
 import { describe, expect, it } from 'vitest';
-import { cacheAware, contextGuard } from '../src/index.js';
+import { cacheAware, contextGuard, trimToBudget } from '../src/index.js';
 import { assistant, call, charCounter, result, system, user } from './helpers.js';
 
 /**
@@ -197,5 +198,30 @@ describe('cacheAware trusts no id for content', () => {
     // The prompt stored in its place names the counter its tokens are by.
     const after = JSON.parse(store.rows.get('c1') as string) as StoredPrompt;
     expect(after.counter).toBe('test:double');
+  });
+});
+
+describe('cacheAware appends only what keeps the tool pairs', () => {
+  it('does not append an approval request whose call the compaction left out', async () => {
+    const compressor = cacheAware({ compressor: trimToBudget(), trigger: 0.9, target: 0.5 });
+    const messages: Message[] = [
+      user(`first ${'x'.repeat(300)}`),
+      call('c1'),
+      user(`question ${'y'.repeat(300)}`),
+      assistant(`answer ${'z'.repeat(300)}`),
+      user(`question ${'w'.repeat(300)}`),
+    ].map((message, index) => ({ ...message, id: `m${index}` }));
+    const budget = { maxTokens: 1_000 };
+    const first = await compressor.compress(messages, budget, { counter: charCounter });
+    expect(first.messages.flatMap(toolCallsOf)).toEqual([]);
+    const request: Message = {
+      role: 'assistant',
+      id: 'm5',
+      content: [{ type: 'tool-approval-request', approvalId: 'a1', toolCallId: 'c1' }],
+    };
+    const next = [...messages, request];
+    validateMessages(next);
+    const second = await compressor.compress(next, budget, { counter: charCounter });
+    expect(() => validateMessages(second.messages)).not.toThrow();
   });
 });

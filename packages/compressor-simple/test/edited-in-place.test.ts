@@ -1,6 +1,6 @@
-import { type Message, messageParts } from '@ctxkit/context-core';
+import { countTokensUncached, type Message, messageParts, type Part } from '@ctxkit/context-core';
 import { describe, expect, it } from 'vitest';
-import { contextGuard, trimToBudget } from '../src/index.js';
+import { cacheAware, contextGuard, trimToBudget, truncateToolResults } from '../src/index.js';
 import { assistant, call, charCounter, result, user, withIds } from './helpers.js';
 
 /** Tool-call ids answered in `messages` whose call is not in it, and calls left unanswered. */
@@ -54,4 +54,28 @@ describe('a long history edited in place between fits', () => {
       }
     });
   }
+});
+
+describe('cacheAware: a message its compaction made, edited in place by the caller', () => {
+  it('is not sent again with the count it had: the prompt is made afresh', async () => {
+    const compressor = cacheAware({
+      compressor: truncateToolResults({ maxOutputChars: 100, headChars: 40, tailChars: 40 }),
+      trigger: 1,
+      target: 1,
+    });
+    const big = 'x'.repeat(5_000);
+    const messages = withIds([user('go'), call('c'), result('c', big)]);
+    const budget = { maxTokens: 1_000 };
+    const first = await compressor.compress(messages, budget, { counter: charCounter });
+    const copy = first.messages[2] as Message;
+    expect(copy).not.toBe(messages[2]);
+    // The caller edits the cut copy it was handed (an adapter writing the output back, say).
+    const part = (copy.content as Part[])[0] as Part & { type: 'tool-result' };
+    part.output = big;
+    const next = [...messages, { ...user('more'), id: 'm3' }];
+    const second = await compressor.compress(next, budget, { counter: charCounter });
+    const tokens = countTokensUncached(second.messages, charCounter);
+    expect(second.report.estimatedTokens).toBe(tokens);
+    expect(tokens).toBeLessThanOrEqual(budget.maxTokens);
+  });
 });

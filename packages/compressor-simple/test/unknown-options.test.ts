@@ -1,5 +1,6 @@
+import { InvalidOptionError, type Message } from '@ctxkit/context-core';
 import { unknownOptionRefused } from '@ctxkit/context-core/testing';
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   cacheAware,
   contextGuard,
@@ -12,6 +13,7 @@ import {
   truncateMessages,
   truncateToolResults,
 } from '../src/index.js';
+import { charCounter } from './helpers.js';
 
 /** Each factory of the package, given one misspelt key. */
 const misspelt: [string, () => unknown, string, string][] = [
@@ -65,4 +67,47 @@ describe('options objects of compressor-simple', () => {
       await unknownOptionRefused(run, key, suggestion);
     },
   );
+});
+
+describe('cacheAware reads its input as every compressor does', () => {
+  const messages: Message[] = [{ role: 'user', content: 'hi', id: 'm0' }];
+
+  it('refuses a misspelt context key, though nothing is compacted', async () => {
+    await unknownOptionRefused(
+      () =>
+        cacheAware().compress(messages, { maxTokens: 1_000 }, {
+          counter: charCounter,
+          conversationID: 'a',
+        } as never),
+      'context.conversationID',
+      'context.conversationId',
+    );
+  });
+
+  it('refuses a conversation id the id rule refuses, though nothing is compacted', async () => {
+    const compress = cacheAware().compress(
+      messages,
+      { maxTokens: 1_000 },
+      { counter: charCounter, conversationId: '   ' },
+    );
+    await expect(compress).rejects.toBeInstanceOf(InvalidOptionError);
+    await expect(compress).rejects.toMatchObject({ code: 'invalid_option' });
+  });
+
+  it('reads a Proxy array once, so its prompt holds what was read', async () => {
+    const compressor = cacheAware();
+    let reads = 0;
+    const proxy = new Proxy(messages, {
+      get(target, key, receiver) {
+        if (key === '0') reads += 1;
+        // A second read of the first message hands out another one.
+        return key === '0' && reads > 1
+          ? { role: 'user', content: 'x'.repeat(5_000), id: 'm0' }
+          : Reflect.get(target, key, receiver);
+      },
+    });
+    const result = await compressor.compress(proxy, { maxTokens: 1_000 }, { counter: charCounter });
+    expect(reads).toBe(1);
+    expect(result.messages).toEqual(messages);
+  });
 });

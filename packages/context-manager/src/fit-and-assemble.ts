@@ -70,7 +70,6 @@ export async function fitAndAssemble(
           [typeof input === 'string' ? { role: 'user', content: input } : input],
           manager.counter,
         );
-  const toolTokens = fitOptions.tools?.length ? manager.countTools(fitOptions.tools) : 0;
   let limit = Math.max(1, budget - inputTokens);
   let built: AssembledPrompt | undefined;
   for (let pass = 0; pass < MAX_FITS; pass += 1) {
@@ -84,7 +83,9 @@ export async function fitAndAssemble(
       report: fitted.report,
       fitted: fitted.messages,
     };
-    const overshoot = countTokens(built.messages, manager.counter) + toolTokens - budget;
+    // The tools as the fit counted them: counting them here too would walk them once more.
+    const overshoot =
+      countTokens(built.messages, manager.counter) + fitted.report.toolTokens - budget;
     if (overshoot <= 0 || fitted.report.estimatedTokens === 0) break;
     const next = fitted.report.promptTokens - overshoot;
     if (next < 1) break;

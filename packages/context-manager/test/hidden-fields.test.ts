@@ -103,3 +103,25 @@ describe('fields the caches cannot see', () => {
     expect(report.promptTokens).toBe(prompt);
   });
 });
+
+describe('fields the caches cannot see, given after a count', () => {
+  const messages: Message[] = [{ role: 'user', content: 'hi' }];
+
+  it('a tool given a description that is not enumerable is refused, as it would be afresh', async () => {
+    const manager = createContextManager({ model: 'gpt-4o', maxTokens: 2_000 });
+    const tool: Record<string, unknown> = { name: 'search', parameters: { type: 'object' } };
+    const tools = [tool as never];
+    await manager.fit(messages, { tools });
+    Object.defineProperty(tool, 'description', { value: long, enumerable: false });
+    await expect(manager.fit(messages, { tools })).rejects.toThrow(/tools\[0\]\.description/);
+  });
+
+  it('a tool whose description became a getter is refused, as it would be afresh', async () => {
+    const manager = createContextManager({ model: 'gpt-4o', maxTokens: 2_000 });
+    const tool: Record<string, unknown> = { name: 'search', description: 'short' };
+    const tools = [tool as never];
+    await manager.fit(messages, { tools });
+    Object.defineProperty(tool, 'description', { get: () => 'short', enumerable: true });
+    await expect(manager.fit(messages, { tools })).rejects.toBeInstanceOf(InvalidOptionError);
+  });
+});
