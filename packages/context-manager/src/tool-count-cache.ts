@@ -1,8 +1,7 @@
 import {
-  accessorKey,
   type DataSnapshot,
-  hiddenKey,
   isUnchanged,
+  nonDataProperty,
   snapshotOf,
   type ToolDeclaration,
 } from '@ctxkit/context-core';
@@ -44,5 +43,5 @@ export function toolCountCache(
 
 /** Whether the snapshot sees every field of `tool` the count reads: no hidden field, no getter. */
 function isPlain(tool: ToolDeclaration): boolean {
-  return hiddenKey(tool) === undefined && accessorKey(tool) === undefined;
+  return nonDataProperty(tool) === undefined;
 }
