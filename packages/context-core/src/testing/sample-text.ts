@@ -32,6 +32,7 @@ const BASE64 = Array.from('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0
  * @param length - about how many characters
  * @param seed - any integer; the same seed gives the same text
  * @returns the text
+ * @throws TypeError for a `kind` that is not one of {@link SAMPLE_TEXT_KINDS}
  */
 export function sampleText(kind: SampleTextKind, length: number, seed: number): string {
   const { next: random, pick } = seededRandom(seed);
