@@ -1,3 +1,4 @@
+import { isImageMediaType } from './is-image-media-type.js';
 import { type FilePart, type ImagePart, mediaByteLength } from './message.js';
 
 /**
@@ -19,8 +20,8 @@ export const DEFAULT_FILE_BYTES_PER_TOKEN = 3;
 export const DEFAULT_URL_FILE_TOKENS = 3000;
 
 /**
- * The tokens an image or file is assumed to cost when the counter does not price media: images
- * {@link DEFAULT_IMAGE_TOKENS}; inline files one token per {@link DEFAULT_FILE_BYTES_PER_TOKEN}
+ * The tokens an image or file is assumed to cost when the counter does not price media: images,
+ * and files whose media type is an image, {@link DEFAULT_IMAGE_TOKENS}; other inline files one token per {@link DEFAULT_FILE_BYTES_PER_TOKEN}
  * bytes; files by URL {@link DEFAULT_URL_FILE_TOKENS}. A documented estimate, not a provider's
  * figure: it errs high so that budgets hold.
  *
@@ -28,7 +29,7 @@ export const DEFAULT_URL_FILE_TOKENS = 3000;
  * @returns a whole number of tokens
  */
 export function estimateMediaTokens(part: ImagePart | FilePart): number {
-  if (part.type === 'image') return DEFAULT_IMAGE_TOKENS;
+  if (part.type === 'image' || isImageMediaType(part.mediaType)) return DEFAULT_IMAGE_TOKENS;
   const bytes = mediaByteLength(part.data);
   if (bytes === undefined) return DEFAULT_URL_FILE_TOKENS;
   return Math.ceil(bytes / DEFAULT_FILE_BYTES_PER_TOKEN);

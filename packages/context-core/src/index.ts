@@ -115,6 +115,7 @@ export {
   contextLengthFigures,
   isContextLengthError,
 } from './is-context-length-error.js';
+export { isImageMediaType } from './is-image-media-type.js';
 export { jsonDataProblem, MAX_JSON_DEPTH } from './json-data.js';
 export { assertValidLimit, keepNewest } from './keep-newest.js';
 export type { LastPromptStore, StoredPrompt, StoredPromptOrigin } from './last-prompt-store.js';

@@ -7,6 +7,7 @@ import {
   estimateMediaTokens,
   groupUnits,
   InvalidMessageError,
+  isImageMediaType,
   isSealedReasoning,
   type Message,
   mediaByteLength,
@@ -305,6 +306,16 @@ describe('message model v2', () => {
         mediaType: 'text/plain',
       }),
     ).toBe(3000);
+    // A file that is an image (a screenshot sent as a file) is an image, not bytes of text.
+    expect(
+      estimateMediaTokens({
+        type: 'file',
+        data: new Uint8Array(1_500_000),
+        mediaType: 'Image/PNG',
+      }),
+    ).toBe(DEFAULT_IMAGE_TOKENS);
+    expect(isImageMediaType(' image/webp')).toBe(true);
+    expect(isImageMediaType('application/pdf')).toBe(false);
     expect(partLabel({ type: 'image', image: png, mediaType: 'image/png' })).toBe(
       '[image image/png, 11 B]',
     );

@@ -32,6 +32,7 @@ import { createCostPredictor } from './cost-predictor.js';
 import { countToolDefinitions } from './count-tool-definitions.js';
 import { defaultCounter } from './default-counter.js';
 import { fitLogLine } from './fit-log-line.js';
+import { mediaPricedCounter } from './media-priced-counter.js';
 import { messageChanges } from './message-changes.js';
 import { SOURCE } from './source.js';
 import { describeValue, systemMessages } from './system-messages.js';
@@ -73,7 +74,9 @@ export interface ContextManagerOptions {
    */
   compressor?: ContextCompressor;
   /**
-   * Counts every token of the fit.
+   * Counts every token of the fit. When the model is known and the counter has no `countMedia`,
+   * images and files are priced by the model's provider's formula (see `withMediaPricing` of
+   * `@ctxkit/token-counters`); the manager's `counter` is then the counter so priced.
    *
    * @default tiktoken with the model's encoding (`o200k_base` for models whose tokenizer is not
    *   public)
@@ -156,9 +159,10 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
       'a positive whole number, or a `model` to take it from',
     );
   }
-  const counter = check.methods<TokenCounter>('counter', options.counter, defaultCounter(modelId), [
-    'count',
-  ]);
+  const counter = mediaPricedCounter(
+    check.methods<TokenCounter>('counter', options.counter, defaultCounter(modelId), ['count']),
+    modelId,
+  );
   const compressor = check.methods<ContextCompressor>(
     'compressor',
     options.compressor,

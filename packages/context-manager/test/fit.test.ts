@@ -59,7 +59,8 @@ describe('createContextManager().fit', () => {
     const manager = createContextManager({ model: 'gpt-4o' });
     expect(manager.maxTokens).toBe(128_000 - 8_192);
     expect(manager.model?.id).toBe('gpt-4o');
-    expect(manager.counter.name).toBe('tiktoken:o200k_base');
+    // Media priced by gpt-4o's formula (see media-counts.test.ts).
+    expect(manager.counter.name).toBe('tiktoken:o200k_base+media:openai:gpt-4o');
     expect(createContextManager({ model: 'gpt-4' }).counter.name).toBe('tiktoken:cl100k_base');
   });
 

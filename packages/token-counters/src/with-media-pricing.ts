@@ -2,6 +2,8 @@ import {
   estimateMediaTokens,
   type FilePart,
   type ImagePart,
+  isImageMediaType,
+  type MediaData,
   type TokenCounter,
 } from '@ctxkit/context-core';
 import { checkName, checkOneOf, invalidOption } from './check-option.js';
@@ -28,7 +30,8 @@ const PROVIDERS = ['openai', 'anthropic', 'gemini'] as const;
 /**
  * `counter` with `countMedia` pricing images and files the way `target`'s provider does, so that
  * message counts include them:
- * - images by the provider's formula (`countOpenAIImageTokens`, `countAnthropicImageTokens`,
+ * - images, and files whose media type is an image (how the AI SDK and others send screenshots),
+ *   by the provider's formula (`countOpenAIImageTokens`, `countAnthropicImageTokens`,
  *   `countGeminiImageTokens`) at the size read from the image's header (PNG, JPEG, GIF, WebP,
  *   BMP); an image by URL or of another format costs the most one image can cost on the model.
  *   An OpenAI image's `providerOptions.openai.imageDetail` overrides `target.detail`;
@@ -59,14 +62,17 @@ export function withMediaPricing(counter: TokenCounter, target: MediaTarget): To
     name: `${counter.name}+media:${provider}:${model}`,
     count: (text: string) => counter.count(text),
     countMedia: (part: ImagePart | FilePart) =>
-      part.type === 'image' ? priceImagePart(target, part) : priceFile(target, part, counter),
+      part.type === 'image'
+        ? priceImagePart(target, part.image, part)
+        : priceFile(target, part, counter),
   });
 }
 
 // --- internal helpers ---
 
-function priceImagePart(target: MediaTarget, part: ImagePart): number {
-  const bytes = mediaBytes(part.image);
+/** An image's price: `data` is its bytes or URL, `part` the image or file part that holds it. */
+function priceImagePart(target: MediaTarget, data: MediaData, part: ImagePart | FilePart): number {
+  const bytes = mediaBytes(data);
   const size = bytes === undefined ? undefined : readImageSize(bytes);
   const detail = part.providerOptions?.openai?.imageDetail;
   return priceImage(target, size ?? {}, typeof detail === 'string' ? detail : undefined);
@@ -100,6 +106,7 @@ const TEXT_TYPES =
   /^(text\/|application\/(json|xml|yaml|x-yaml|csv|javascript|typescript)|application\/[\w.+-]+\+(json|xml))/i;
 
 function priceFile(target: MediaTarget, part: FilePart, counter: TokenCounter): number {
+  if (isImageMediaType(part.mediaType)) return priceImagePart(target, part.data, part);
   const bytes = mediaBytes(part.data);
   if (part.mediaType.toLowerCase() === 'application/pdf') {
     const pages = bytes === undefined ? URL_PDF_PAGES : pdfPages(bytes);

@@ -96,6 +96,30 @@ describe('withMediaPricing', () => {
     expect(gemini.countMedia?.(image(fixture('small-200x200.gif')))).toBe(258);
   });
 
+  it('prices a file whose media type is an image as that image, detail and all', () => {
+    const asFile = (part: ImagePart): FilePart => {
+      const { image: data, mediaType, ...rest } = part;
+      return { ...rest, type: 'file', data, mediaType: (mediaType as string).toUpperCase() };
+    };
+    for (const target of [
+      { provider: 'openai', model: 'gpt-4o' },
+      { provider: 'anthropic', model: 'claude-sonnet-4-5' },
+      { provider: 'gemini', model: 'gemini-3-pro' },
+    ] as const) {
+      const counter = withMediaPricing(text, target);
+      for (const part of [
+        image(fixture('gpt4o-1024x1024.png')),
+        image(base64(fixture('tall-2048x4096.webp'))),
+        image(fixture('small-200x200.gif'), { openai: { imageDetail: 'low' } }),
+        image('https://example.com/a.png'),
+      ]) {
+        expect(counter.countMedia?.(asFile(part)), target.provider).toBe(
+          counter.countMedia?.(part),
+        );
+      }
+    }
+  });
+
   it('prices an image by URL at the most one image costs on the model', () => {
     const claude = withMediaPricing(text, { provider: 'anthropic', model: 'claude-sonnet-4-5' });
     const byUrl = image('https://example.com/a.png');
