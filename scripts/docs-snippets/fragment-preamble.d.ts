@@ -77,6 +77,9 @@ declare global {
     }): Promise<string>;
   };
   function callModel(request: unknown): Promise<unknown>;
+  /** Your own model call, answering with the provider's usage. */
+  function callProvider(messages: Message[]): Promise<{ usage: { inputTokens: number } }>;
+  const manager: import('@ctxkit/context-core').ContextManager;
   /** Your own model call, in the shape `createChatSummarizer` takes. */
   const callMyModel: import('@ctxkit/compressor-summarize').ChatComplete;
   function log(value: unknown): void;

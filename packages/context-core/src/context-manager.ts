@@ -5,6 +5,7 @@ import type { LastPromptStore } from './last-prompt-store.js';
 import type { Message } from './message.js';
 import type { ModelInfo } from './model-table.js';
 import type { OptionKeys } from './option-checker.js';
+import type { CountCalibration, ProviderUsage } from './provider-usage.js';
 import type { TokenCounter } from './token-counter.js';
 import type { ToolDeclaration } from './tool-declaration.js';
 
@@ -62,6 +63,12 @@ export interface FitReport extends CompressionReport {
   readonly promptTokens: number;
   /** The counter's name. */
   readonly counter: string;
+  /**
+   * How the counts relate to the provider's: `maxTokens` is the budget in the counter's tokens,
+   * scaled from `calibration.providerMaxTokens` by what the provider reported for earlier
+   * requests (see {@link ContextManager.recordUsage}).
+   */
+  readonly calibration: CountCalibration;
   /**
    * What this request's input is expected to cost, prompt cache included (see `PredictedCost`);
    * absent when the manager does not predict costs.
@@ -174,4 +181,17 @@ export interface ContextManager {
    * @returns their tokens
    */
   countTools(tools: readonly ToolDeclaration[]): number;
+  /**
+   * Learns from the input tokens the provider reported for the prompt of a fit: later fits budget
+   * with how the counter's counts relate to the provider's (see `FitReport.calibration`). Call it
+   * once per model call, with the report of the fit whose prompt was sent; the framework adapters
+   * do.
+   *
+   * @param report - the report of the fit whose prompt was sent
+   * @param usage - what the provider reported for that request
+   * @throws InvalidOptionError (`invalid_option`) when `report` is not a report of this manager's
+   *   fits or `usage` holds a count that is not a whole number; (`unknown_option`) for a key
+   *   `usage` does not have
+   */
+  recordUsage(report: FitReport, usage: ProviderUsage): void;
 }

@@ -192,6 +192,7 @@ export {
   readPageOptions,
 } from './page-cursor.js';
 export type { AssembleInput, PromptAssembler } from './prompt-assembler.js';
+export type { CountCalibration, CountKind, ProviderUsage } from './provider-usage.js';
 export { readArrayOnce } from './read-array-once.js';
 export { readCompressInput } from './read-compress-input.js';
 export {

@@ -23,6 +23,7 @@ import {
   type ModelTableEntry,
   type OptionKeys,
   optionChecker,
+  type ProviderUsage,
   readArrayOnce,
   silentLogger,
   type TokenCounter,
@@ -30,13 +31,14 @@ import {
 import { compressedEvent } from './compressed-event.js';
 import { createCostPredictor } from './cost-predictor.js';
 import { countToolDefinitions } from './count-tool-definitions.js';
-import { defaultCounter } from './default-counter.js';
+import { defaultCounter, isDefaultCounterExact } from './default-counter.js';
 import { fitLogLine } from './fit-log-line.js';
 import { mediaPricedCounter } from './media-priced-counter.js';
 import { messageChanges } from './message-changes.js';
 import { SOURCE } from './source.js';
 import { describeValue, systemMessages } from './system-messages.js';
 import { toolCountCache } from './tool-count-cache.js';
+import { createUsageCalibration } from './usage-calibration.js';
 
 /** Options of {@link createContextManager}. */
 export interface ContextManagerOptions {
@@ -190,6 +192,9 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
   const validateInput = createMessageValidator({ source: SOURCE });
   // By a snapshot of the definitions' content, not the array's identity: tools added in place count.
   const countTools = toolCountCache((tools) => countToolDefinitions(tools, counter, modelId));
+  const calibration = createUsageCalibration(
+    options.counter === undefined && isDefaultCounterExact(modelId) ? 'exact' : 'estimated',
+  );
 
   return Object.freeze({
     maxTokens,
@@ -211,7 +216,8 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
       }
       // Read once: validation, the compressor and the report all see this one copy.
       const messages = readArrayOnce(given);
-      const limit = fitLimit(fitOptions.maxTokens, maxTokens);
+      const providerLimit = fitLimit(fitOptions.maxTokens, maxTokens);
+      const { maxTokens: limit, ...calibrated } = calibration.budget(providerLimit);
       const system = systemMessages(fitOptions.system, 'fit');
       validateInput(messages);
       const systemTokens = countTokens(system, counter);
@@ -267,6 +273,13 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
             toolTokens: toolsTokens,
             promptTokens: outputTokens + systemTokens + toolsTokens,
             counter: counter.name,
+            calibration: Object.freeze({
+              ...calibrated,
+              providerMaxTokens: providerLimit,
+              providerPromptTokens: Math.ceil(
+                (outputTokens + systemTokens + toolsTokens) * calibrated.factor,
+              ),
+            }),
             ...(predictor === undefined
               ? {}
               : {
@@ -287,10 +300,46 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
       }
       return { messages: output, report };
     },
+    recordUsage(report: FitReport, usage: ProviderUsage): void {
+      const check = optionChecker(SOURCE, 'recordUsage');
+      if (
+        typeof report !== 'object' ||
+        report === null ||
+        report.counter !== counter.name ||
+        !Number.isSafeInteger(report.promptTokens)
+      ) {
+        throw check.invalid(
+          'report',
+          report,
+          `the report of a fit of this manager (counter ${JSON.stringify(counter.name)})`,
+        );
+      }
+      if (typeof usage !== 'object' || usage === null) {
+        throw check.invalid('usage', usage, 'an object with inputTokens');
+      }
+      check.knownKeys(usage, PROVIDER_USAGE_KEYS, 'usage');
+      const inputTokens = check.wholeNumber('usage.inputTokens', usage.inputTokens, undefined, 0);
+      const cacheRead = check.wholeNumber('usage.cacheReadTokens', usage.cacheReadTokens, 0, 0);
+      const cacheWrite = check.wholeNumber('usage.cacheWriteTokens', usage.cacheWriteTokens, 0, 0);
+      if (inputTokens === undefined || (cacheRead ?? 0) + (cacheWrite ?? 0) > inputTokens) {
+        throw check.invalid(
+          'usage.inputTokens',
+          usage.inputTokens,
+          'every input token, cache reads and writes included (at least their sum)',
+        );
+      }
+      calibration.record(report.promptTokens, inputTokens);
+    },
   } satisfies ContextManager);
 }
 
 // --- internal helpers ---
+
+const PROVIDER_USAGE_KEYS = Object.freeze({
+  inputTokens: true,
+  cacheReadTokens: true,
+  cacheWriteTokens: true,
+} satisfies OptionKeys<ProviderUsage>);
 
 const MODEL_INFO_KEYS = Object.freeze({
   id: true,

@@ -14,3 +14,15 @@ import { createTiktokenCounter, tiktokenEncodingOf } from '@ctxkit/token-counter
 export function defaultCounter(modelId: string | undefined): TokenCounter {
   return createTiktokenCounter(tiktokenEncodingOf(modelId ?? ''));
 }
+
+/**
+ * Whether {@link defaultCounter} is the model's own tokenizer: tiktoken for an OpenAI model (an
+ * id of the gpt, chatgpt or o-series families, with or without a provider prefix).
+ *
+ * @param modelId - the model id, when the manager has one
+ * @returns whether the default counter counts as the model does
+ */
+export function isDefaultCounterExact(modelId: string | undefined): boolean {
+  const base = (modelId ?? '').slice((modelId ?? '').lastIndexOf('/') + 1).toLowerCase();
+  return /^(gpt-(?!oss)|chatgpt-|o\d)/.test(base);
+}
