@@ -1,16 +1,14 @@
 import {
   assertConversationId,
   type ContextManager,
-  type DataSnapshot,
   type FitReport,
-  isUnchanged,
   type Logger,
   type Message,
   type ModelInfo,
   type OptionKeys,
   optionChecker,
+  sameData,
   silentLogger,
-  snapshotOf,
   type ToolDeclaration,
 } from '@ctxkit/context-core';
 import {
@@ -161,9 +159,12 @@ export function contextTransform(options: ContextTransformOptions = {}): Transfo
       return messages;
     },
   );
-  // Conversions and declarations are reused only while what they were made from is unchanged
-  // (a message or tool edited in place, or a tool pushed into the same array, is made again).
-  const converted = new WeakMap<object, { snapshot: DataSnapshot; made: Message }>();
+  // Conversions and declarations are made afresh at every fit (cheap: they copy references) and
+  // the ones made before are reused while they hold the same data, so that the manager gets the
+  // same objects, whose counts it has cached. Comparing what was made, rather than snapshots of
+  // pi's objects, sees every field the conversion reads by name: one edited in place, replaced,
+  // or not enumerable (pi reads and sends such a field; a snapshot would not walk it).
+  const converted = new WeakMap<object, Message>();
   // The same pinned copy for the same task message, so its count stays cached between steps.
   const pinned = new WeakMap<Message, Message>();
   const pin = (message: Message): Message => {
@@ -174,30 +175,22 @@ export function contextTransform(options: ContextTransformOptions = {}): Transfo
     }
     return copy;
   };
-  const declarations = new WeakMap<
-    readonly Tool[],
-    { snapshot: DataSnapshot; made: ToolDeclaration[] }
-  >();
+  const declarations = new WeakMap<readonly Tool[], ToolDeclaration[]>();
   const convert = (message: AgentMessage, index: number): Message => {
-    const known = converted.get(message as object);
-    if (known !== undefined && isUnchanged(known.snapshot, message)) return known.made;
-    const snapshot = snapshotOf(message);
     const made = toCtxkitMessage(message, index, { keepFields: false });
-    if (typeof message === 'object' && message !== null) converted.set(message, { snapshot, made });
-    return made;
+    if (typeof message !== 'object' || message === null) return made;
+    return reuseSame(converted, message, made);
   };
-  const declare = (tools: readonly Tool[]): ToolDeclaration[] => {
-    const known = declarations.get(tools);
-    if (known !== undefined && isUnchanged(known.snapshot, tools)) return known.made;
-    const snapshot = snapshotOf(tools);
-    const made = tools.map(({ name, description, parameters }) => ({
-      name,
-      description,
-      parameters: parameters as unknown as Record<string, unknown>,
-    }));
-    declarations.set(tools, { snapshot, made });
-    return made;
-  };
+  const declare = (tools: readonly Tool[]): ToolDeclaration[] =>
+    reuseSame(
+      declarations,
+      tools,
+      tools.map(({ name, description, parameters }) => ({
+        name,
+        description,
+        parameters: parameters as unknown as Record<string, unknown>,
+      })),
+    );
 
   return async (messages, signal) => {
     try {
@@ -286,3 +279,14 @@ const OPTION_KEYS = Object.freeze({
   onFit: true,
   onError: true,
 } satisfies OptionKeys<ContextTransformOptions>);
+
+/**
+ * What was made for `key` before, when it holds the same data as `made` (see `sameData`: objects
+ * shared by reference, such as a tool's schema, compare at once); otherwise `made`, remembered.
+ */
+function reuseSame<K extends object, T>(cache: WeakMap<K, T>, key: K, made: T): T {
+  const known = cache.get(key);
+  if (known !== undefined && sameData(known, made)) return known;
+  cache.set(key, made);
+  return made;
+}

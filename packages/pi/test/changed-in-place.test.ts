@@ -13,7 +13,11 @@ import {
   Type,
 } from '@mariozechner/pi-ai';
 import { afterAll, describe, expect, it } from 'vitest';
-import { contextTransform, piModelInfo, toCtxkitMessages } from '../src/index.js';
+import {
+  contextTransform,
+  piModelInfo,
+  toCtxkitMessages,
+} from '../src/index.js';
 
 // Tools and messages changed in place between model calls: pi's Agent hands `transformContext`
 // the same `state.tools` array, which a caller (an MCP client) adds tools to; a message already
@@ -146,5 +150,59 @@ describe('contextTransform with state changed in place', () => {
     expect(failure).toBeUndefined();
     expect(JSON.stringify(second)).not.toContain(secret);
     expect(JSON.stringify(second)).toContain('[redacted]');
+  });
+});
+
+describe('contextTransform with fields the snapshots do not walk', () => {
+  /** A transform whose reports are kept; a failure fails the test. */
+  function reportingTransform(reports: FitReport[]) {
+    return contextTransform({
+      model: 'gpt-4o',
+      maxTokens: 20_000,
+      onFit: (report) => reports.push(report),
+      onError: (error) => {
+        throw error;
+      },
+    });
+  }
+
+  it('counts a text that is not enumerable as it is now, edited in place', async () => {
+    // pi reads `text` by name, so it sends a non-enumerable text: it must be counted as sent.
+    const block: Record<string, unknown> = { type: 'text' };
+    Object.defineProperty(block, 'text', { value: 'Hi.', enumerable: false, writable: true });
+    const messages = [
+      { role: 'user', content: [block], timestamp: 1 },
+    ] as unknown as AgentMessage[];
+    const reports: FitReport[] = [];
+    const transform = reportingTransform(reports);
+    await transform(messages);
+    block.text = 'word '.repeat(2_000);
+    await transform(messages);
+    const fresh: FitReport[] = [];
+    await reportingTransform(fresh)(messages);
+    expect(reports[1]?.promptTokens).toBe(fresh[0]?.promptTokens);
+    expect(reports[1]?.promptTokens).toBeGreaterThan(1_000);
+  });
+
+  it('counts a tool description that is not enumerable as it is now, edited in place', async () => {
+    const tool = mcpTool(1);
+    Object.defineProperty(tool, 'description', {
+      value: 'Short.',
+      enumerable: false,
+      writable: true,
+    });
+    const tools = [tool];
+    const messages: AgentMessage[] = [{ role: 'user', content: 'Update.', timestamp: 1 }];
+    const reports: FitReport[] = [];
+    const transform = contextTransform({
+      model: 'gpt-4o',
+      maxTokens: 20_000,
+      context: () => ({ tools }),
+      onFit: (report) => reports.push(report),
+    });
+    await transform(messages);
+    tool.description = 'word '.repeat(2_000);
+    await transform(messages);
+    expect(reports[1]?.toolTokens).toBeGreaterThan((reports[0]?.toolTokens ?? 0) + 1_000);
   });
 });
