@@ -16,6 +16,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   contextTransform,
   piModelInfo,
+  repairToolResults,
   toCtxkitMessages,
 } from '../src/index.js';
 
@@ -204,5 +205,30 @@ describe('contextTransform with fields the snapshots do not walk', () => {
     tool.description = 'word '.repeat(2_000);
     await transform(messages);
     expect(reports[1]?.toolTokens).toBeGreaterThan((reports[0]?.toolTokens ?? 0) + 1_000);
+  });
+});
+
+describe('repairToolResults with the same result in another place', () => {
+  it('says why as it is now: an orphan result that later repeats an answer', () => {
+    const result = {
+      role: 'toolResult',
+      toolCallId: 'call_1',
+      toolName: 'read_log',
+      content: [{ type: 'text', text: 'the log' }],
+      isError: false,
+      timestamp: 3,
+    } as ToolResultMessage;
+    const call = {
+      role: 'assistant',
+      content: [{ type: 'toolCall', id: 'call_1', name: 'read_log', arguments: {} }],
+      timestamp: 1,
+    } as unknown as AgentMessage;
+    const orphan = repairToolResults([result]);
+    expect(orphan.repairs[0]?.kind).toBe('orphan-tool-result');
+    const answer = { ...result, content: [{ type: 'text', text: 'the first answer' }] };
+    const repeated = repairToolResults([call, answer as ToolResultMessage, result]);
+    expect(repeated.repairs[0]?.kind).toBe('repeated-tool-result');
+    const notice = repeated.repairs[0]?.replacement.content[0] as { text: string };
+    expect(notice.text).toContain('which answers a call already answered');
   });
 });
