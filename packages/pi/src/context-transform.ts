@@ -7,7 +7,6 @@ import {
   type ModelInfo,
   type OptionKeys,
   optionChecker,
-  sameData,
   silentLogger,
   type ToolDeclaration,
 } from '@ctxkit/context-core';
@@ -21,6 +20,7 @@ import type { Model, Tool } from '@mariozechner/pi-ai';
 import { fromCtxkitMessage } from './from-ctxkit-messages.js';
 import { isPiModel, piModelInfo } from './pi-model-info.js';
 import { repairToolResults, type ToolResultRepair } from './repair-tool-results.js';
+import { reuseSame } from './reuse-same.js';
 import { SOURCE } from './source.js';
 import { toCtxkitMessage } from './to-ctxkit-messages.js';
 
@@ -159,11 +159,9 @@ export function contextTransform(options: ContextTransformOptions = {}): Transfo
       return messages;
     },
   );
-  // Conversions and declarations are made afresh at every fit (cheap: they copy references) and
-  // the ones made before are reused while they hold the same data, so that the manager gets the
-  // same objects, whose counts it has cached. Comparing what was made, rather than snapshots of
-  // pi's objects, sees every field the conversion reads by name: one edited in place, replaced,
-  // or not enumerable (pi reads and sends such a field; a snapshot would not walk it).
+  // Conversions and declarations are made afresh at every fit (cheap: they copy references), the
+  // ones made before reused while they hold the same data (see `reuseSame`), so that the manager
+  // gets the same objects, whose counts it has cached.
   const converted = new WeakMap<object, Message>();
   // The same pinned copy for the same task message, so its count stays cached between steps.
   const pinned = new WeakMap<Message, Message>();
@@ -279,14 +277,3 @@ const OPTION_KEYS = Object.freeze({
   onFit: true,
   onError: true,
 } satisfies OptionKeys<ContextTransformOptions>);
-
-/**
- * What was made for `key` before, when it holds the same data as `made` (see `sameData`: objects
- * shared by reference, such as a tool's schema, compare at once); otherwise `made`, remembered.
- */
-function reuseSame<K extends object, T>(cache: WeakMap<K, T>, key: K, made: T): T {
-  const known = cache.get(key);
-  if (known !== undefined && sameData(known, made)) return known;
-  cache.set(key, made);
-  return made;
-}

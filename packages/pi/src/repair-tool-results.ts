@@ -1,6 +1,6 @@
-import { sameData } from '@ctxkit/context-core';
 import type { AgentMessage } from '@mariozechner/pi-agent-core';
 import type { ToolResultMessage, UserMessage } from '@mariozechner/pi-ai';
+import { reuseSame } from './reuse-same.js';
 
 /**
  * A tool result that answers no earlier tool call (its call was pruned, or it answers a call a
@@ -96,8 +96,5 @@ function replacementOf(result: ToolResultMessage, kind: ToolResultRepair['kind']
     ],
     timestamp: result.timestamp,
   };
-  const known = replacements.get(result);
-  if (known !== undefined && sameData(known, replacement)) return known;
-  replacements.set(result, replacement);
-  return replacement;
+  return reuseSame(replacements, result, replacement);
 }

@@ -1,4 +1,9 @@
-import { countTokensUncached, type FitReport, type ToolDeclaration } from '@ctxkit/context-core';
+import {
+  countTokensUncached,
+  type FitReport,
+  InvalidMessageError,
+  type ToolDeclaration,
+} from '@ctxkit/context-core';
 import {
   countToolDefinitions,
   createContextManager,
@@ -230,5 +235,34 @@ describe('repairToolResults with the same result in another place', () => {
     expect(repeated.repairs[0]?.kind).toBe('repeated-tool-result');
     const notice = repeated.repairs[0]?.replacement.content[0] as { text: string };
     expect(notice.text).toContain('which answers a call already answered');
+  });
+});
+
+describe('contextTransform with a tool input replaced by an equal one too deep to compare', () => {
+  it('refuses it as invalid at every fit, the first and the next', async () => {
+    const nested = (levels: number): Record<string, unknown> => {
+      let value: Record<string, unknown> = { end: true };
+      for (let level = 0; level < levels; level += 1) value = { a: value };
+      return value;
+    };
+    const call = { type: 'toolCall', id: 'call_1', name: 'read', arguments: nested(20_000) };
+    const messages = [
+      { role: 'user', content: 'Read.', timestamp: 1 },
+      { role: 'assistant', content: [call], stopReason: 'toolUse', timestamp: 2 },
+    ] as unknown as AgentMessage[];
+    const failures: unknown[] = [];
+    const transform = contextTransform({
+      model: 'gpt-4o',
+      maxTokens: 20_000,
+      onError: (error, sent) => {
+        failures.push(error);
+        return sent;
+      },
+    });
+    await transform(messages);
+    call.arguments = nested(20_000);
+    await transform(messages);
+    expect(failures).toHaveLength(2);
+    for (const failure of failures) expect(InvalidMessageError.isInstance(failure)).toBe(true);
   });
 });
