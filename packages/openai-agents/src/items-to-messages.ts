@@ -5,11 +5,11 @@ import {
   type Message,
   type Part,
   type ProviderOptions,
-  sameData,
   type ToolOutputContentPart,
   type ToolResultOutput,
 } from '@ctxkit/context-core';
 import type { AgentInputItem } from '@openai/agents-core';
+import { reuseSame } from './reuse-same.js';
 import { PROVIDER_KEY, SOURCE } from './source.js';
 
 type Fields = Record<string, unknown>;
@@ -43,7 +43,7 @@ export type ItemConversions = WeakMap<object, Message>;
  * step that sends the items of the step before sends the same message objects (whose token counts
  * the manager has cached). Every item is converted (cheap: the conversion copies references) and
  * the message made before is reused only while it holds the same data as the new one (see
- * `sameData`): an item edited in place however deep, or in a field that is not enumerable (the SDK
+ * `reuseSame`): an item edited in place however deep, or in a field that is not enumerable (the SDK
  * reads and sends it; a snapshot of the item would not walk it), gives a new message.
  *
  * @param items - the items, oldest first
@@ -58,10 +58,7 @@ export function convertItems(items: readonly AgentInputItem[], cache?: ItemConve
     }
     const message = convertItem(item as unknown as Fields, index);
     if (cache === undefined) return message;
-    const known = cache.get(item);
-    if (known !== undefined && sameData(known, message)) return known;
-    cache.set(item, message);
-    return message;
+    return reuseSame(cache, item, message);
   });
 }
 

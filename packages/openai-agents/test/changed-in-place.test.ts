@@ -1,4 +1,5 @@
-import type { FitReport } from '@ctxkit/context-core';
+import { type FitReport, InvalidMessageError } from '@ctxkit/context-core';
+import { contextErrorRejectedBy } from '@ctxkit/context-core/testing';
 import type { AgentInputItem } from '@openai/agents-core';
 import { Agent } from '@openai/agents-core';
 import { expect, it } from 'vitest';
@@ -77,4 +78,25 @@ it('counts an output that is not enumerable as it is now, edited in place', asyn
   await call(filterOf());
   expect(reports[1]?.promptTokens).toBe(reports[2]?.promptTokens);
   expect(reports[1]?.promptTokens).toBeGreaterThan((reports[0]?.promptTokens ?? 0) + 1_000);
+});
+
+it('refuses an item replaced by an equal one too deep to compare as invalid, at every call', async () => {
+  const nested = (levels: number): Record<string, unknown> => {
+    let value: Record<string, unknown> = { end: true };
+    for (let level = 0; level < levels; level += 1) value = { a: value };
+    return value;
+  };
+  const item = { role: 'user', content: 'Read.', providerData: nested(20_000) };
+  const filter = contextInputFilter({ model: 'gpt-4o', maxTokens: 20_000 });
+  const call = () =>
+    filter({
+      modelData: { input: [item as AgentInputItem], instructions: 'You read logs.' },
+      agent: new Agent({ name: 'reader', instructions: 'You read logs.' }),
+      context: undefined,
+    });
+  for (let step = 0; step < 2; step += 1) {
+    const error = await contextErrorRejectedBy(Promise.resolve(call()));
+    expect(InvalidMessageError.isInstance(error)).toBe(true);
+    item.providerData = nested(20_000);
+  }
 });
