@@ -1,10 +1,4 @@
-import {
-  type DataSnapshot,
-  isUnchanged,
-  type Message,
-  snapshotOf,
-  type ToolCallPart,
-} from '@ctxkit/context-core';
+import { type Message, sameData, type ToolCallPart } from '@ctxkit/context-core';
 import type { BaseMessage } from '@langchain/core/messages';
 
 /** A LangChain message's conversion: the ctxkit message and, for an AI message, its calls. */
@@ -13,60 +7,37 @@ export interface Converted {
   readonly calls: readonly ToolCallPart[];
 }
 
-interface Entry extends Converted {
-  /** Each field the conversion read, as it was then. */
-  readonly fields: readonly DataSnapshot[];
-  readonly context: string;
-}
-
-const entries = new WeakMap<BaseMessage, Entry>();
-
-/** The fields a conversion reads, as LangChain keeps them. */
-const FIELDS = [
-  'type',
-  'content',
-  'id',
-  'name',
-  'additional_kwargs',
-  'response_metadata',
-  'tool_calls',
-  'invalid_tool_calls',
-  'usage_metadata',
-  'tool_call_id',
-  'status',
-  'metadata',
-  'artifact',
-] as const;
+const conversions = new WeakMap<BaseMessage, Converted>();
 
 /**
- * The conversion of `source` made before, when none of the fields it was made from has been
- * replaced or edited in place since (each is snapshotted, see `snapshotOf`) and `context` (what
- * the messages before it decide, such as a tool result's tool name) is the same; otherwise a new
- * one, remembered. An agent hands the same message objects to every step, so each step converts
- * only its new messages, and the ctxkit messages stay the same objects, whose token counts the
- * manager has cached. A content array edited in place (a secret redacted) is converted again.
+ * The conversion `convert` makes of `source` now, or the one made before when it holds the same
+ * data (see `sameData`), so that the ctxkit messages stay the same objects from step to step,
+ * whose token counts the manager has cached. The conversion is made every time (cheap: it copies
+ * references) and compared, rather than reused while snapshots of the message's fields match: it
+ * then sees every field it reads by name, whether replaced, edited in place (a secret redacted
+ * inside a content array) or not enumerable (a chat model reads and sends such a field; a
+ * snapshot does not walk it), and what the messages before decide (a tool result's tool name).
+ * Data too deep to compare (the comparison's recursion overflows) is not the same: the
+ * validation that follows names it.
  *
  * @param source - the LangChain message
- * @param context - what else the conversion depends on
  * @param convert - makes the conversion
  * @returns the conversion
  */
-export function cachedConversion(
-  source: BaseMessage,
-  context: string,
-  convert: () => Converted,
-): Converted {
-  const record = source as unknown as Record<string, unknown>;
-  const known = entries.get(source);
-  if (
-    known !== undefined &&
-    known.context === context &&
-    FIELDS.every((field, at) => isUnchanged(known.fields[at] as DataSnapshot, record[field]))
-  ) {
-    return known;
+export function cachedConversion(source: BaseMessage, convert: () => Converted): Converted {
+  const made = convert();
+  const known = conversions.get(source);
+  if (known !== undefined && holdsSameData(known, made)) return known;
+  conversions.set(source, made);
+  return made;
+}
+
+// --- internal helpers ---
+
+function holdsSameData(known: Converted, made: Converted): boolean {
+  try {
+    return sameData(known.message, made.message);
+  } catch {
+    return false;
   }
-  const fields = FIELDS.map((field) => snapshotOf(record[field]));
-  const converted = convert();
-  entries.set(source, { ...converted, fields, context });
-  return converted;
 }

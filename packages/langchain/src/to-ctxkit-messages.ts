@@ -111,14 +111,14 @@ export function toCtxkitMessages(
       }
       const toolName = pending.get(callId) ?? '';
       pending.delete(callId);
-      const result = cachedConversion(message, toolName, () => ({
+      const result = cachedConversion(message, () => ({
         message: rememberOrigin(toolMessage(message, callId, toolName, index), message),
         calls: [],
       }));
       converted.push(result.message);
       return;
     }
-    const result = cachedConversion(message, '', () => {
+    const result = cachedConversion(message, () => {
       const made = plainMessage(message, ROLE_OF[type] as Role, index);
       return { message: rememberOrigin(made.message, message), calls: made.calls };
     });
