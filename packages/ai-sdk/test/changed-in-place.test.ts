@@ -7,9 +7,11 @@ import type {
 import {
   countTokensUncached,
   type FitReport,
+  InvalidMessageError,
   type ToolDeclaration,
   validateMessages,
 } from '@ctxkit/context-core';
+import { contextErrorRejectedBy } from '@ctxkit/context-core/testing';
 import { countToolDefinitions, defaultCounter } from '@ctxkit/context-manager';
 import { generateText, jsonSchema, type ModelMessage, stepCountIs, type ToolSet, tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
@@ -205,5 +207,47 @@ describe('a message changed in place after a step', () => {
     expect(toPrompt(messages)[0]?.content[0]).toBe(part);
     part.frames = 3_000;
     expect(toPrompt(messages)[0]?.content[0]).toEqual({ type: 'hologram', frames: 3 });
+  });
+});
+
+describe('fields the snapshots do not walk', () => {
+  it('prepareStep counts a text that is not enumerable as it is now, edited in place', async () => {
+    // The AI SDK reads `text` by name, so it sends a non-enumerable text: it is counted as sent.
+    const part: Record<string, unknown> = { type: 'text' };
+    Object.defineProperty(part, 'text', { value: 'Hi.', enumerable: false, writable: true });
+    const messages = [{ role: 'user', content: [part] }] as unknown as ModelMessage[];
+    const reports: FitReport[] = [];
+    const prepareOf = () =>
+      contextPrepareStep({
+        model: 'gpt-4o',
+        maxTokens: 20_000,
+        onFit: (report) => reports.push(report),
+      });
+    const prepare = prepareOf();
+    await prepare({ messages });
+    part.text = 'word '.repeat(2_000);
+    await prepare({ messages });
+    await prepareOf()({ messages });
+    expect(reports[1]?.promptTokens).toBe(reports[2]?.promptTokens);
+    expect(reports[1]?.promptTokens).toBeGreaterThan((reports[0]?.promptTokens ?? 0) + 1_000);
+  });
+
+  it('prepareStep refuses a tool input replaced by an equal one too deep to compare, at every step', async () => {
+    const nested = (levels: number): Record<string, unknown> => {
+      let value: Record<string, unknown> = { end: true };
+      for (let level = 0; level < levels; level += 1) value = { a: value };
+      return value;
+    };
+    const call = { type: 'tool-call', toolCallId: 'c1', toolName: 'read', input: nested(20_000) };
+    const messages = [
+      { role: 'user', content: 'Read.' },
+      { role: 'assistant', content: [call] },
+    ] as ModelMessage[];
+    const prepare = contextPrepareStep({ model: 'gpt-4o', maxTokens: 20_000 });
+    for (let step = 0; step < 2; step += 1) {
+      const error = await contextErrorRejectedBy(Promise.resolve(prepare({ messages })));
+      expect(InvalidMessageError.isInstance(error)).toBe(true);
+      call.input = nested(20_000);
+    }
   });
 });
