@@ -16,7 +16,13 @@ import { countToolDefinitions, defaultCounter } from '@ctxkit/context-manager';
 import { generateText, jsonSchema, type ModelMessage, stepCountIs, type ToolSet, tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
-import { contextMiddleware, contextPrepareStep, fromPrompt, toPrompt } from '../src/index.js';
+import {
+  callToolDeclarations,
+  contextMiddleware,
+  contextPrepareStep,
+  fromPrompt,
+  toPrompt,
+} from '../src/index.js';
 
 // Tools and messages an agent changes in place between steps (an MCP client adds tools to the
 // same ToolSet; a secret is redacted inside a message already sent): every request must be
@@ -250,4 +256,42 @@ describe('fields the snapshots do not walk', () => {
       call.input = nested(20_000);
     }
   });
+});
+
+describe('tool fields the snapshots do not walk', () => {
+  it('callToolDeclarations declares a description that is not enumerable as it is now, edited in place', () => {
+    const { schema } = mcpTool(1);
+    const sent = { type: 'function', name: 'mcp_1', inputSchema: schema } as Record<
+      string,
+      unknown
+    >;
+    Object.defineProperty(sent, 'description', {
+      value: 'Short.',
+      enumerable: false,
+      writable: true,
+    });
+    const tools = [sent as unknown as LanguageModelV4FunctionTool];
+    expect(callToolDeclarations(tools)[0]?.description).toBe('Short.');
+    sent.description = 'Reads and writes records.';
+    expect(callToolDeclarations(tools)[0]?.description).toBe('Reads and writes records.');
+  });
+});
+
+it('callToolDeclarations takes provider args replaced by equal ones too deep to compare', () => {
+  const nested = (levels: number): Record<string, unknown> => {
+    let value: Record<string, unknown> = { end: true };
+    for (let level = 0; level < levels; level += 1) value = { a: value };
+    return value;
+  };
+  const search = {
+    type: 'provider',
+    id: 'openai.web_search',
+    name: 'search',
+    args: nested(20_000),
+  };
+  const tools = [search] as never[];
+  const first = callToolDeclarations(tools);
+  search.args = nested(20_000);
+  // Compared by identity: a deep equality of the two would itself overflow.
+  expect(callToolDeclarations(tools) === first).toBe(false);
 });
