@@ -1,16 +1,28 @@
+import { MAX_JSON_DEPTH } from './json-data.js';
+
 /**
  * Whether `a` and `b` hold the same data: equal primitives (NaN equal to itself), arrays and plain
  * objects with the same keys and equal values, bytes (`Uint8Array`, `ArrayBuffer`) with the same
  * contents, `URL`s with the same address. Keys whose value is `undefined` count as absent, as in
  * JSON. What a message model kit means by "deep-equal"; it uses no Node built-in, so it runs anywhere.
+ * Objects nested deeper than `MAX_JSON_DEPTH` (data no validation accepts, or a cycle) are not the
+ * same unless they are the same object: the answer errs towards "changed", and no input
+ * overflows the stack.
  *
  * @param a - one value
  * @param b - the other
  * @returns whether they hold the same data
  */
 export function sameData(a: unknown, b: unknown): boolean {
+  return sameAt(a, b, 0);
+}
+
+// --- internal helpers ---
+
+function sameAt(a: unknown, b: unknown, depth: number): boolean {
   if (Object.is(a, b)) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (depth > MAX_JSON_DEPTH) return false;
   if (a instanceof URL || b instanceof URL) {
     return a instanceof URL && b instanceof URL && a.href === b.href;
   }
@@ -28,7 +40,7 @@ export function sameData(a: unknown, b: unknown): boolean {
   return keysA.every(
     (key) =>
       Object.hasOwn(b, key) &&
-      sameData((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]),
+      sameAt((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key], depth + 1),
   );
 }
 
