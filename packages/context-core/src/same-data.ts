@@ -3,11 +3,11 @@ import { MAX_JSON_DEPTH } from './json-data.js';
 /**
  * Whether `a` and `b` hold the same data: equal primitives (NaN equal to itself), arrays and plain
  * objects with the same keys and equal values, bytes (`Uint8Array`, `ArrayBuffer`) with the same
- * contents, `URL`s with the same address. Keys whose value is `undefined` count as absent, as in
- * JSON. What a message model kit means by "deep-equal"; it uses no Node built-in, so it runs anywhere.
- * Objects nested deeper than `MAX_JSON_DEPTH` (data no validation accepts, or a cycle) are not the
- * same unless they are the same object: the answer errs towards "changed", and no input
- * overflows the stack.
+ * contents, `URL`s with the same address, `Date`s with the same time. Keys whose value is
+ * `undefined` count as absent, as in JSON. What a message model kit means by "deep-equal"; it uses
+ * no Node built-in, so it runs anywhere. Objects nested deeper than `MAX_JSON_DEPTH` (data no
+ * validation accepts, or a cycle) are not the same unless they are the same object: the answer
+ * errs towards "changed", and no input overflows the stack.
  *
  * @param a - one value
  * @param b - the other
@@ -25,6 +25,9 @@ function sameAt(a: unknown, b: unknown, depth: number): boolean {
   if (depth > MAX_JSON_DEPTH) return false;
   if (a instanceof URL || b instanceof URL) {
     return a instanceof URL && b instanceof URL && a.href === b.href;
+  }
+  if (a instanceof Date || b instanceof Date) {
+    return a instanceof Date && b instanceof Date && Object.is(a.getTime(), b.getTime());
   }
   const bytesA = bytesOf(a);
   const bytesB = bytesOf(b);

@@ -20,6 +20,12 @@ describe('sameData', () => {
     expect(sameData({ input: nested(20_000) }, { input: nested(20_000) })).toBe(false);
   });
 
+  it('compares dates by their time', () => {
+    expect(sameData({ when: new Date(0) }, { when: new Date(0) })).toBe(true);
+    expect(sameData({ when: new Date(0) }, { when: new Date(1) })).toBe(false);
+    expect(sameData(new Date(0), {})).toBe(false);
+  });
+
   it('answers "the same" for one object, however deep, and "not the same" for equal cycles', () => {
     const deep = nested(20_000);
     expect(sameData(deep, deep)).toBe(true);
