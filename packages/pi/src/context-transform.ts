@@ -7,6 +7,7 @@ import {
   type ModelInfo,
   type OptionKeys,
   optionChecker,
+  reuseSame,
   silentLogger,
   type ToolDeclaration,
 } from '@ctxkit/context-core';
@@ -20,7 +21,6 @@ import type { Model, Tool } from '@mariozechner/pi-ai';
 import { fromCtxkitMessage } from './from-ctxkit-messages.js';
 import { isPiModel, piModelInfo } from './pi-model-info.js';
 import { repairToolResults, type ToolResultRepair } from './repair-tool-results.js';
-import { reuseSame } from './reuse-same.js';
 import { SOURCE } from './source.js';
 import { toCtxkitMessage } from './to-ctxkit-messages.js';
 

@@ -1,6 +1,6 @@
+import { reuseSame } from '@ctxkit/context-core';
 import type { AgentMessage } from '@mariozechner/pi-agent-core';
 import type { ToolResultMessage, UserMessage } from '@mariozechner/pi-ai';
-import { reuseSame } from './reuse-same.js';
 
 /**
  * A tool result that answers no earlier tool call (its call was pruned, or it answers a call a
