@@ -5,11 +5,11 @@ import {
   type Message,
   type Part,
   type ProviderOptions,
+  reuseSame,
   type ToolOutputContentPart,
   type ToolResultOutput,
 } from '@ctxkit/context-core';
 import type { AgentInputItem } from '@openai/agents-core';
-import { reuseSame } from './reuse-same.js';
 import { PROVIDER_KEY, SOURCE } from './source.js';
 
 type Fields = Record<string, unknown>;
