@@ -1,6 +1,5 @@
 import type { LanguageModelV4FunctionTool, LanguageModelV4ProviderTool } from '@ai-sdk/provider';
-import type { ToolDeclaration } from '@ctxkit/context-core';
-import { sameValue } from './same-value.js';
+import { reuseSame, type ToolDeclaration } from '@ctxkit/context-core';
 
 const declared = new WeakMap<readonly object[], readonly ToolDeclaration[]>();
 
@@ -13,7 +12,7 @@ const declared = new WeakMap<readonly object[], readonly ToolDeclaration[]>();
  * @param tools - `params.tools` of the call
  * @returns the declarations, made afresh (cheap: a schema is held by reference, so one edited in
  *   place is seen where it is counted); the array made before for the same tools while it holds
- *   the same data (see `sameValue`), so that its count stays cached (a tool added to the array,
+ *   the same data (see `reuseSame`), so that its count stays cached (a tool added to the array,
  *   or a description changed, even one that is not enumerable, gives a new one)
  */
 export function callToolDeclarations(
@@ -30,8 +29,5 @@ export function callToolDeclarations(
     }
     return { name: tool.name, parameters: { id: tool.id, ...tool.args } };
   });
-  const known = declared.get(tools);
-  if (known !== undefined && sameValue(known, declarations)) return known;
-  declared.set(tools, declarations);
-  return declarations;
+  return reuseSame(declared, tools, declarations);
 }

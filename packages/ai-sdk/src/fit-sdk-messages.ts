@@ -1,10 +1,14 @@
-import type { FitOptions, Message, ToolDeclaration } from '@ctxkit/context-core';
+import {
+  type FitOptions,
+  type Message,
+  sameData,
+  type ToolDeclaration,
+} from '@ctxkit/context-core';
 import {
   adapterManager,
   type ContextAdapterOptions,
   repairHandler,
 } from './context-adapter-options.js';
-import { sameValue } from './same-value.js';
 import type { SdkForm, SdkMessage } from './sdk-message.js';
 import { toContextMessages } from './to-context-messages.js';
 import { toSdkMessages } from './to-sdk-messages.js';
@@ -39,7 +43,7 @@ export type SdkFitter = (
  * An agent sends its whole history at every step, one step longer each time. The fitter converts
  * every message and keeps the previous step's messages and their ctxkit form: where the new step
  * starts with the same messages (the same objects, or equal ones) whose conversion holds the same
- * data as before (see `sameValue`), it hands the manager the same ctxkit objects, whose token
+ * data as before (see `sameData`), it hands the manager the same ctxkit objects, whose token
  * counts are cached, so a step counts only what it added; and repairs are reported once, for the
  * messages where they first appear. Comparing the conversions sees every field the conversion
  * reads by name, changed even in place or not enumerable (the AI SDK reads and sends such a
@@ -64,7 +68,7 @@ export function sdkFitter(options: ContextAdapterOptions, form: SdkForm): SdkFit
       const before = previous.sdk[same] as SdkMessage;
       const known = previous.messages[same] as Message;
       // The objects the ctxkit form's opaque parts stand for came from `before`.
-      if ((now !== before && !sameValue(now, before)) || !sameValue(known, converted[same])) {
+      if ((now !== before && !sameData(now, before)) || !sameData(known, converted[same])) {
         break;
       }
       converted[same] = known;
