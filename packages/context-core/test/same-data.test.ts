@@ -10,6 +10,16 @@ function nested(depth: number, leaf: unknown = 'leaf'): unknown {
 }
 
 describe('sameData', () => {
+  it('compares arrays by their items in order, objects by the keys they define', () => {
+    expect(sameData({ a: [1, { b: 'x' }], c: undefined }, { a: [1, { b: 'x' }] })).toBe(true);
+    expect(sameData([1, 2], [2, 1])).toBe(false);
+    // JSON writes an undefined item as null: an array with one is not the same as one without.
+    expect(sameData([1, undefined], [1])).toBe(false);
+    expect(sameData({ a: 1 }, { a: 1, b: 2 })).toBe(false);
+    expect(sameData({ a: 1, b: undefined }, { a: 1, c: 2 })).toBe(false);
+    expect(sameData([1], { 0: 1 })).toBe(false);
+  });
+
   it('compares data as deep as validation accepts', () => {
     expect(sameData(nested(MAX_JSON_DEPTH), nested(MAX_JSON_DEPTH))).toBe(true);
     expect(sameData(nested(MAX_JSON_DEPTH), nested(MAX_JSON_DEPTH, 'other'))).toBe(false);
