@@ -111,18 +111,14 @@ export function toCtxkitMessages(
       }
       const toolName = pending.get(callId) ?? '';
       pending.delete(callId);
-      const result = reuseSame(conversions, message, {
-        message: rememberOrigin(toolMessage(message, callId, toolName, index), message),
+      const result = conversionOf(message, {
+        message: toolMessage(message, callId, toolName, index),
         calls: [],
       });
       converted.push(result.message);
       return;
     }
-    const made = plainMessage(message, ROLE_OF[type] as Role, index);
-    const result = reuseSame(conversions, message, {
-      message: rememberOrigin(made.message, message),
-      calls: made.calls,
-    });
+    const result = conversionOf(message, plainMessage(message, ROLE_OF[type] as Role, index));
     for (const call of result.calls) pending.set(call.toolCallId, call.toolName);
     converted.push(result.message);
   });
@@ -139,10 +135,20 @@ export function toCtxkitMessages(
  * in place (a secret redacted inside a content array) or not enumerable (a chat model reads and
  * sends such a field), and what the messages before decide (a tool result's tool name).
  */
-const conversions = new WeakMap<
-  BaseMessage,
-  { message: Message; calls: readonly ToolCallPart[] }
->();
+const conversions = new WeakMap<BaseMessage, Conversion>();
+
+/** A LangChain message's conversion: the ctxkit message and, for an AI message, its calls. */
+interface Conversion {
+  readonly message: Message;
+  readonly calls: readonly ToolCallPart[];
+}
+
+/** The conversion of `source` to use: `made`, or the one before (see `conversions`). */
+function conversionOf(source: BaseMessage, made: Conversion): Conversion {
+  const conversion = reuseSame(conversions, source, made);
+  if (conversion === made) rememberOrigin(made.message, source);
+  return conversion;
+}
 
 const ROLE_OF: Readonly<Record<string, Role>> = {
   human: 'user',
