@@ -1,15 +1,7 @@
 import type { LanguageModelV4FunctionTool, LanguageModelV4ProviderTool } from '@ai-sdk/provider';
-import {
-  type DataSnapshot,
-  isUnchanged,
-  snapshotOf,
-  type ToolDeclaration,
-} from '@ctxkit/context-core';
+import { reuseSame, type ToolDeclaration } from '@ctxkit/context-core';
 
-const declared = new WeakMap<
-  readonly object[],
-  { snapshot: DataSnapshot; declarations: readonly ToolDeclaration[] }
->();
+const declared = new WeakMap<readonly object[], readonly ToolDeclaration[]>();
 
 /**
  * The tools of one language-model call as ctxkit counts them: a function tool as its name,
@@ -18,16 +10,15 @@ const declared = new WeakMap<
  * tool is not known here).
  *
  * @param tools - `params.tools` of the call
- * @returns the declarations: the same array for the same tools while nothing in them changed (a
- *   tool added to the array or a schema edited in place gives new declarations)
+ * @returns the declarations, made afresh (cheap: a schema is held by reference, so one edited in
+ *   place is seen where it is counted); the array made before for the same tools while it holds
+ *   the same data (see `reuseSame`), so that its count stays cached (a tool added to the array,
+ *   or a description changed, even one that is not enumerable, gives a new one)
  */
 export function callToolDeclarations(
   tools: readonly (LanguageModelV4FunctionTool | LanguageModelV4ProviderTool)[] | undefined,
 ): readonly ToolDeclaration[] {
   if (tools === undefined || tools.length === 0) return [];
-  const known = declared.get(tools);
-  if (known !== undefined && isUnchanged(known.snapshot, tools)) return known.declarations;
-  const snapshot = snapshotOf(tools);
   const declarations = tools.map((tool): ToolDeclaration => {
     if (tool.type === 'function') {
       return {
@@ -38,6 +29,5 @@ export function callToolDeclarations(
     }
     return { name: tool.name, parameters: { id: tool.id, ...tool.args } };
   });
-  declared.set(tools, { snapshot, declarations });
-  return declarations;
+  return reuseSame(declared, tools, declarations);
 }

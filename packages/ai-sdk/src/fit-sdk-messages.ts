@@ -1,9 +1,7 @@
 import {
-  type DataSnapshot,
   type FitOptions,
-  isUnchanged,
   type Message,
-  snapshotOf,
+  sameData,
   type ToolDeclaration,
 } from '@ctxkit/context-core';
 import {
@@ -11,7 +9,6 @@ import {
   type ContextAdapterOptions,
   repairHandler,
 } from './context-adapter-options.js';
-import { sameValue } from './same-value.js';
 import type { SdkForm, SdkMessage } from './sdk-message.js';
 import { toContextMessages } from './to-context-messages.js';
 import { toSdkMessages } from './to-sdk-messages.js';
@@ -26,10 +23,9 @@ export interface SdkFitCall {
   signal?: AbortSignal;
 }
 
-/** Messages of a step, each as it was converted, and their ctxkit form. */
+/** Messages of a step and their ctxkit form. */
 interface Converted {
   readonly sdk: readonly SdkMessage[];
-  readonly snapshots: readonly DataSnapshot[];
   readonly messages: readonly Message[];
 }
 
@@ -44,13 +40,14 @@ export type SdkFitter = (
  * with the tools and system prompt, and converts the result back; when the fit keeps every
  * message, the input array itself comes back.
  *
- * An agent sends its whole history at every step, one step longer each time. The fitter keeps the
- * previous step's messages, a snapshot of each as it was converted, and their ctxkit form: where
- * the new step starts with the same messages (the same objects, or equal ones), it hands the
- * manager the same ctxkit objects, whose token counts are cached, so a step counts only what it
- * added; and repairs are reported once, for the messages where they first appear. A message
- * changed since it was converted, even in place, is converted again: no stale form is counted
- * or sent.
+ * An agent sends its whole history at every step, one step longer each time. The fitter converts
+ * every message and keeps the previous step's messages and their ctxkit form: where the new step
+ * starts with the same messages (the same objects, or equal ones) whose conversion holds the same
+ * data as before (see `sameData`), it hands the manager the same ctxkit objects, whose token
+ * counts are cached, so a step counts only what it added; and repairs are reported once, for the
+ * messages where they first appear. Comparing the conversions sees every field the conversion
+ * reads by name, changed even in place or not enumerable (the AI SDK reads and sends such a
+ * field; a snapshot does not walk it): no stale form is counted or sent.
  *
  * @param options - the adapter's options
  * @param form - the AI SDK form of the messages
@@ -59,29 +56,26 @@ export type SdkFitter = (
 export function sdkFitter(options: ContextAdapterOptions, form: SdkForm): SdkFitter {
   const manager = adapterManager(options);
   const onRepair = repairHandler(options);
-  let previous: Converted = { sdk: [], snapshots: [], messages: [] };
+  let previous: Converted = { sdk: [], messages: [] };
   return async (messages, call) => {
     const { messages: converted, repairs } = toContextMessages(messages, {
       keepFirstUserMessage: options.keepFirstUserMessage ?? true,
     });
     const sdk: SdkMessage[] = [...messages];
-    const snapshots: DataSnapshot[] = [];
     let same = 0;
     while (same < messages.length && same < previous.sdk.length) {
       const now = messages[same] as SdkMessage;
       const before = previous.sdk[same] as SdkMessage;
-      const snapshot = previous.snapshots[same] as DataSnapshot;
-      // The ctxkit form (and the objects its opaque parts stand for) came from `before` as it was.
-      if (!isUnchanged(snapshot, before) || (now !== before && !sameValue(now, before))) break;
-      converted[same] = previous.messages[same] as Message;
+      const known = previous.messages[same] as Message;
+      // The objects the ctxkit form's opaque parts stand for came from `before`.
+      if ((now !== before && !sameData(now, before)) || !sameData(known, converted[same])) {
+        break;
+      }
+      converted[same] = known;
       sdk[same] = before;
-      snapshots.push(snapshot);
       same += 1;
     }
-    for (let index = same; index < messages.length; index += 1) {
-      snapshots.push(snapshotOf(messages[index]));
-    }
-    previous = { sdk, snapshots, messages: converted };
+    previous = { sdk, messages: converted };
     for (const repair of repairs) if (repair.index >= same) onRepair(repair);
     const fitOptions: FitOptions = {
       tools: call.tools,

@@ -7,14 +7,22 @@ import type {
 import {
   countTokensUncached,
   type FitReport,
+  InvalidMessageError,
   type ToolDeclaration,
   validateMessages,
 } from '@ctxkit/context-core';
+import { contextErrorRejectedBy } from '@ctxkit/context-core/testing';
 import { countToolDefinitions, defaultCounter } from '@ctxkit/context-manager';
 import { generateText, jsonSchema, type ModelMessage, stepCountIs, type ToolSet, tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
-import { contextMiddleware, contextPrepareStep, fromPrompt, toPrompt } from '../src/index.js';
+import {
+  callToolDeclarations,
+  contextMiddleware,
+  contextPrepareStep,
+  fromPrompt,
+  toPrompt,
+} from '../src/index.js';
 
 // Tools and messages an agent changes in place between steps (an MCP client adds tools to the
 // same ToolSet; a secret is redacted inside a message already sent): every request must be
@@ -206,4 +214,84 @@ describe('a message changed in place after a step', () => {
     part.frames = 3_000;
     expect(toPrompt(messages)[0]?.content[0]).toEqual({ type: 'hologram', frames: 3 });
   });
+});
+
+describe('fields the snapshots do not walk', () => {
+  it('prepareStep counts a text that is not enumerable as it is now, edited in place', async () => {
+    // The AI SDK reads `text` by name, so it sends a non-enumerable text: it is counted as sent.
+    const part: Record<string, unknown> = { type: 'text' };
+    Object.defineProperty(part, 'text', { value: 'Hi.', enumerable: false, writable: true });
+    const messages = [{ role: 'user', content: [part] }] as unknown as ModelMessage[];
+    const reports: FitReport[] = [];
+    const prepareOf = () =>
+      contextPrepareStep({
+        model: 'gpt-4o',
+        maxTokens: 20_000,
+        onFit: (report) => reports.push(report),
+      });
+    const prepare = prepareOf();
+    await prepare({ messages });
+    part.text = 'word '.repeat(2_000);
+    await prepare({ messages });
+    await prepareOf()({ messages });
+    expect(reports[1]?.promptTokens).toBe(reports[2]?.promptTokens);
+    expect(reports[1]?.promptTokens).toBeGreaterThan((reports[0]?.promptTokens ?? 0) + 1_000);
+  });
+
+  it('prepareStep refuses a tool input replaced by an equal one too deep to compare, at every step', async () => {
+    const nested = (levels: number): Record<string, unknown> => {
+      let value: Record<string, unknown> = { end: true };
+      for (let level = 0; level < levels; level += 1) value = { a: value };
+      return value;
+    };
+    const call = { type: 'tool-call', toolCallId: 'c1', toolName: 'read', input: nested(20_000) };
+    const messages = [
+      { role: 'user', content: 'Read.' },
+      { role: 'assistant', content: [call] },
+    ] as ModelMessage[];
+    const prepare = contextPrepareStep({ model: 'gpt-4o', maxTokens: 20_000 });
+    for (let step = 0; step < 2; step += 1) {
+      const error = await contextErrorRejectedBy(Promise.resolve(prepare({ messages })));
+      expect(InvalidMessageError.isInstance(error)).toBe(true);
+      call.input = nested(20_000);
+    }
+  });
+});
+
+describe('tool fields the snapshots do not walk', () => {
+  it('callToolDeclarations declares a description that is not enumerable as it is now, edited in place', () => {
+    const { schema } = mcpTool(1);
+    const sent = { type: 'function', name: 'mcp_1', inputSchema: schema } as Record<
+      string,
+      unknown
+    >;
+    Object.defineProperty(sent, 'description', {
+      value: 'Short.',
+      enumerable: false,
+      writable: true,
+    });
+    const tools = [sent as unknown as LanguageModelV4FunctionTool];
+    expect(callToolDeclarations(tools)[0]?.description).toBe('Short.');
+    sent.description = 'Reads and writes records.';
+    expect(callToolDeclarations(tools)[0]?.description).toBe('Reads and writes records.');
+  });
+});
+
+it('callToolDeclarations takes provider args replaced by equal ones too deep to compare', () => {
+  const nested = (levels: number): Record<string, unknown> => {
+    let value: Record<string, unknown> = { end: true };
+    for (let level = 0; level < levels; level += 1) value = { a: value };
+    return value;
+  };
+  const search = {
+    type: 'provider',
+    id: 'openai.web_search',
+    name: 'search',
+    args: nested(20_000),
+  };
+  const tools = [search] as never[];
+  const first = callToolDeclarations(tools);
+  search.args = nested(20_000);
+  // Compared by identity: a deep equality of the two would itself overflow.
+  expect(callToolDeclarations(tools) === first).toBe(false);
 });

@@ -201,6 +201,7 @@ export {
   type ResolveModelLimitsContext,
   resolveModelLimits,
 } from './resolve-model-limits.js';
+export { reuseSame } from './reuse-same.js';
 export { sameData } from './same-data.js';
 export { unstorableIdProblem } from './storable-id.js';
 export type { StoredSummary, SummaryCoverage, SummaryStore } from './summary-store.js';

@@ -7,13 +7,13 @@ import {
   optionChecker,
   type Part,
   type Role,
+  reuseSame,
   type ToolCallPart,
   type ToolOutputContentPart,
   type ToolResultOutput,
 } from '@ctxkit/context-core';
 import type { BaseMessage } from '@langchain/core/messages';
 import { blockToPart } from './content-block-codec.js';
-import { cachedConversion } from './conversion-cache.js';
 import { rememberOrigin } from './message-origin.js';
 import { LANGCHAIN_KEY, SOURCE } from './source.js';
 
@@ -111,17 +111,14 @@ export function toCtxkitMessages(
       }
       const toolName = pending.get(callId) ?? '';
       pending.delete(callId);
-      const result = cachedConversion(message, toolName, () => ({
-        message: rememberOrigin(toolMessage(message, callId, toolName, index), message),
+      const result = conversionOf(message, {
+        message: toolMessage(message, callId, toolName, index),
         calls: [],
-      }));
+      });
       converted.push(result.message);
       return;
     }
-    const result = cachedConversion(message, '', () => {
-      const made = plainMessage(message, ROLE_OF[type] as Role, index);
-      return { message: rememberOrigin(made.message, message), calls: made.calls };
-    });
+    const result = conversionOf(message, plainMessage(message, ROLE_OF[type] as Role, index));
     for (const call of result.calls) pending.set(call.toolCallId, call.toolName);
     converted.push(result.message);
   });
@@ -129,6 +126,29 @@ export function toCtxkitMessages(
 }
 
 // --- internal helpers ---
+
+/**
+ * Each LangChain message's conversion, made afresh at every call (cheap: it copies references)
+ * and the one made before reused while it holds the same data (see `reuseSame`), so that the
+ * ctxkit messages stay the same objects from step to step, whose token counts the manager has
+ * cached. Made afresh, a conversion sees every field it reads by name, whether replaced, edited
+ * in place (a secret redacted inside a content array) or not enumerable (a chat model reads and
+ * sends such a field), and what the messages before decide (a tool result's tool name).
+ */
+const conversions = new WeakMap<BaseMessage, Conversion>();
+
+/** A LangChain message's conversion: the ctxkit message and, for an AI message, its calls. */
+interface Conversion {
+  readonly message: Message;
+  readonly calls: readonly ToolCallPart[];
+}
+
+/** The conversion of `source` to use: `made`, or the one before (see `conversions`). */
+function conversionOf(source: BaseMessage, made: Conversion): Conversion {
+  const conversion = reuseSame(conversions, source, made);
+  if (conversion === made) rememberOrigin(made.message, source);
+  return conversion;
+}
 
 const ROLE_OF: Readonly<Record<string, Role>> = {
   human: 'user',

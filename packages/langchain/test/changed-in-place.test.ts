@@ -165,3 +165,38 @@ describe('malformed messages', () => {
     expect(error.message).toContain(names);
   });
 });
+
+describe('fields the snapshots do not walk', () => {
+  it('counts a block text that is not enumerable as it is now, edited in place', async () => {
+    // The conversion (and a chat model) reads `text` by name: it must be counted as it is.
+    const block: Record<string, unknown> = { type: 'text' };
+    Object.defineProperty(block, 'text', { value: 'Hi.', enumerable: false, writable: true });
+    const messages: BaseMessage[] = [new HumanMessage({ content: [block as never] })];
+    const manager = createContextManager({ model: 'gpt-4o', maxTokens: 20_000 });
+    const first = await fitLangChainMessages(manager, messages);
+    block.text = 'word '.repeat(2_000);
+    const second = await fitLangChainMessages(manager, messages);
+    const fresh = await fitLangChainMessages(
+      createContextManager({ model: 'gpt-4o', maxTokens: 20_000 }),
+      messages,
+    );
+    expect(second.report.promptTokens).toBe(fresh.report.promptTokens);
+    expect(second.report.promptTokens).toBeGreaterThan(first.report.promptTokens + 1_000);
+  });
+
+  it('refuses a tool-call input replaced by an equal one too deep to compare, at every fit', async () => {
+    const nested = (levels: number): Record<string, unknown> => {
+      let value: Record<string, unknown> = { end: true };
+      for (let level = 0; level < levels; level += 1) value = { a: value };
+      return value;
+    };
+    const call = { id: 'c1', name: 'read', args: nested(20_000) };
+    const messages = [new HumanMessage('Go.'), new AIMessage({ content: '', tool_calls: [call] })];
+    const manager = createContextManager({ model: 'gpt-4o', maxTokens: 10_000 });
+    for (let fit = 0; fit < 2; fit += 1) {
+      const error = await contextErrorRejectedBy(fitLangChainMessages(manager, messages));
+      expect(InvalidMessageError.isInstance(error)).toBe(true);
+      call.args = nested(20_000);
+    }
+  });
+});

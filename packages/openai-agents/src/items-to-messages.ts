@@ -1,13 +1,11 @@
 import {
-  type DataSnapshot,
   type ImagePart,
   InvalidMessageError,
-  isUnchanged,
   type JsonValue,
   type Message,
   type Part,
   type ProviderOptions,
-  snapshotOf,
+  reuseSame,
   type ToolOutputContentPart,
   type ToolResultOutput,
 } from '@ctxkit/context-core';
@@ -37,14 +35,16 @@ export function itemsToMessages(items: readonly AgentInputItem[]): Message[] {
   return convertItems(items);
 }
 
-/** The messages already made, by item, each with a snapshot of the item it was made from. */
-export type ItemConversions = WeakMap<object, { snapshot: DataSnapshot; message: Message }>;
+/** The messages already made, by item. */
+export type ItemConversions = WeakMap<object, Message>;
 
 /**
  * {@link itemsToMessages} with a cache of the messages already made, by item object, so that a
  * step that sends the items of the step before sends the same message objects (whose token counts
- * the manager has cached). A message is reused only while its item holds what it held when
- * converted: an item edited in place (however deep) is converted again.
+ * the manager has cached). Every item is converted (cheap: the conversion copies references) and
+ * the message made before is reused only while it holds the same data as the new one (see
+ * `reuseSame`): an item edited in place however deep, or in a field that is not enumerable (the SDK
+ * reads and sends it; a snapshot of the item would not walk it), gives a new message.
  *
  * @param items - the items, oldest first
  * @param cache - the messages made for earlier calls, by item
@@ -56,12 +56,9 @@ export function convertItems(items: readonly AgentInputItem[], cache?: ItemConve
     if (typeof item !== 'object' || item === null || Array.isArray(item)) {
       throw invalidItem(`Item ${index}`, item, 'an object', index);
     }
-    const cached = cache?.get(item);
-    if (cached !== undefined && isUnchanged(cached.snapshot, item)) return cached.message;
-    const snapshot = cache === undefined ? undefined : snapshotOf(item);
     const message = convertItem(item as unknown as Fields, index);
-    if (snapshot !== undefined) cache?.set(item, { snapshot, message });
-    return message;
+    if (cache === undefined) return message;
+    return reuseSame(cache, item, message);
   });
 }
 

@@ -1,16 +1,14 @@
 import {
   assertConversationId,
   type ContextManager,
-  type DataSnapshot,
   type FitReport,
-  isUnchanged,
   type Logger,
   type Message,
   type ModelInfo,
   type OptionKeys,
   optionChecker,
+  reuseSame,
   silentLogger,
-  snapshotOf,
   type ToolDeclaration,
 } from '@ctxkit/context-core';
 import {
@@ -161,9 +159,10 @@ export function contextTransform(options: ContextTransformOptions = {}): Transfo
       return messages;
     },
   );
-  // Conversions and declarations are reused only while what they were made from is unchanged
-  // (a message or tool edited in place, or a tool pushed into the same array, is made again).
-  const converted = new WeakMap<object, { snapshot: DataSnapshot; made: Message }>();
+  // Conversions and declarations are made afresh at every fit (cheap: they copy references), the
+  // ones made before reused while they hold the same data (see `reuseSame`), so that the manager
+  // gets the same objects, whose counts it has cached.
+  const converted = new WeakMap<object, Message>();
   // The same pinned copy for the same task message, so its count stays cached between steps.
   const pinned = new WeakMap<Message, Message>();
   const pin = (message: Message): Message => {
@@ -174,30 +173,22 @@ export function contextTransform(options: ContextTransformOptions = {}): Transfo
     }
     return copy;
   };
-  const declarations = new WeakMap<
-    readonly Tool[],
-    { snapshot: DataSnapshot; made: ToolDeclaration[] }
-  >();
+  const declarations = new WeakMap<readonly Tool[], ToolDeclaration[]>();
   const convert = (message: AgentMessage, index: number): Message => {
-    const known = converted.get(message as object);
-    if (known !== undefined && isUnchanged(known.snapshot, message)) return known.made;
-    const snapshot = snapshotOf(message);
     const made = toCtxkitMessage(message, index, { keepFields: false });
-    if (typeof message === 'object' && message !== null) converted.set(message, { snapshot, made });
-    return made;
+    if (typeof message !== 'object' || message === null) return made;
+    return reuseSame(converted, message, made);
   };
-  const declare = (tools: readonly Tool[]): ToolDeclaration[] => {
-    const known = declarations.get(tools);
-    if (known !== undefined && isUnchanged(known.snapshot, tools)) return known.made;
-    const snapshot = snapshotOf(tools);
-    const made = tools.map(({ name, description, parameters }) => ({
-      name,
-      description,
-      parameters: parameters as unknown as Record<string, unknown>,
-    }));
-    declarations.set(tools, { snapshot, made });
-    return made;
-  };
+  const declare = (tools: readonly Tool[]): ToolDeclaration[] =>
+    reuseSame(
+      declarations,
+      tools,
+      tools.map(({ name, description, parameters }) => ({
+        name,
+        description,
+        parameters: parameters as unknown as Record<string, unknown>,
+      })),
+    );
 
   return async (messages, signal) => {
     try {

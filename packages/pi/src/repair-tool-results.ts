@@ -1,4 +1,4 @@
-import { type DataSnapshot, isUnchanged, snapshotOf } from '@ctxkit/context-core';
+import { reuseSame } from '@ctxkit/context-core';
 import type { AgentMessage } from '@mariozechner/pi-agent-core';
 import type { ToolResultMessage, UserMessage } from '@mariozechner/pi-ai';
 
@@ -28,8 +28,12 @@ export interface RepairedMessages {
   readonly repairs: ToolResultRepair[];
 }
 
-/** Each replacement, with a snapshot of the result it was made from: made again once that changes. */
-const replacements = new WeakMap<object, { snapshot: DataSnapshot; replacement: UserMessage }>();
+/**
+ * The replacement made for each result: made afresh every time, the one before reused while it
+ * holds the same data (so the conversion that follows meets the same object), whatever changed in
+ * the result (in place, or in a field that is not enumerable) or in why it is replaced.
+ */
+const replacements = new WeakMap<object, UserMessage>();
 
 /**
  * Replaces each tool result that answers no earlier tool call, or one already answered, by a
@@ -77,9 +81,6 @@ export function repairToolResults(messages: readonly AgentMessage[]): RepairedMe
 // --- internal helpers ---
 
 function replacementOf(result: ToolResultMessage, kind: ToolResultRepair['kind']): UserMessage {
-  const known = replacements.get(result);
-  if (known !== undefined && isUnchanged(known.snapshot, result)) return known.replacement;
-  const snapshot = snapshotOf(result);
   const why =
     kind === 'orphan-tool-result'
       ? 'whose call is no longer in the conversation'
@@ -95,6 +96,5 @@ function replacementOf(result: ToolResultMessage, kind: ToolResultRepair['kind']
     ],
     timestamp: result.timestamp,
   };
-  replacements.set(result, { snapshot, replacement });
-  return replacement;
+  return reuseSame(replacements, result, replacement);
 }

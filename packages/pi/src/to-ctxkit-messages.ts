@@ -235,7 +235,7 @@ function piOptions(rest: Record<string, unknown>): { providerOptions?: ProviderO
 
 function omit(record: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
   const rest: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(record)) if (!keys.includes(key)) rest[key] = value;
+  for (const key of Object.keys(record)) if (!keys.includes(key)) rest[key] = record[key];
   return rest;
 }
 

@@ -1,4 +1,9 @@
-import { countTokensUncached, type FitReport, type ToolDeclaration } from '@ctxkit/context-core';
+import {
+  countTokensUncached,
+  type FitReport,
+  InvalidMessageError,
+  type ToolDeclaration,
+} from '@ctxkit/context-core';
 import {
   countToolDefinitions,
   createContextManager,
@@ -13,7 +18,12 @@ import {
   Type,
 } from '@mariozechner/pi-ai';
 import { afterAll, describe, expect, it } from 'vitest';
-import { contextTransform, piModelInfo, toCtxkitMessages } from '../src/index.js';
+import {
+  contextTransform,
+  piModelInfo,
+  repairToolResults,
+  toCtxkitMessages,
+} from '../src/index.js';
 
 // Tools and messages changed in place between model calls: pi's Agent hands `transformContext`
 // the same `state.tools` array, which a caller (an MCP client) adds tools to; a message already
@@ -146,5 +156,113 @@ describe('contextTransform with state changed in place', () => {
     expect(failure).toBeUndefined();
     expect(JSON.stringify(second)).not.toContain(secret);
     expect(JSON.stringify(second)).toContain('[redacted]');
+  });
+});
+
+describe('contextTransform with fields the snapshots do not walk', () => {
+  /** A transform whose reports are kept; a failure fails the test. */
+  function reportingTransform(reports: FitReport[]) {
+    return contextTransform({
+      model: 'gpt-4o',
+      maxTokens: 20_000,
+      onFit: (report) => reports.push(report),
+      onError: (error) => {
+        throw error;
+      },
+    });
+  }
+
+  it('counts a text that is not enumerable as it is now, edited in place', async () => {
+    // pi reads `text` by name, so it sends a non-enumerable text: it must be counted as sent.
+    const block: Record<string, unknown> = { type: 'text' };
+    Object.defineProperty(block, 'text', { value: 'Hi.', enumerable: false, writable: true });
+    const messages = [
+      { role: 'user', content: [block], timestamp: 1 },
+    ] as unknown as AgentMessage[];
+    const reports: FitReport[] = [];
+    const transform = reportingTransform(reports);
+    await transform(messages);
+    block.text = 'word '.repeat(2_000);
+    await transform(messages);
+    const fresh: FitReport[] = [];
+    await reportingTransform(fresh)(messages);
+    expect(reports[1]?.promptTokens).toBe(fresh[0]?.promptTokens);
+    expect(reports[1]?.promptTokens).toBeGreaterThan(1_000);
+  });
+
+  it('counts a tool description that is not enumerable as it is now, edited in place', async () => {
+    const tool = mcpTool(1);
+    Object.defineProperty(tool, 'description', {
+      value: 'Short.',
+      enumerable: false,
+      writable: true,
+    });
+    const tools = [tool];
+    const messages: AgentMessage[] = [{ role: 'user', content: 'Update.', timestamp: 1 }];
+    const reports: FitReport[] = [];
+    const transform = contextTransform({
+      model: 'gpt-4o',
+      maxTokens: 20_000,
+      context: () => ({ tools }),
+      onFit: (report) => reports.push(report),
+    });
+    await transform(messages);
+    tool.description = 'word '.repeat(2_000);
+    await transform(messages);
+    expect(reports[1]?.toolTokens).toBeGreaterThan((reports[0]?.toolTokens ?? 0) + 1_000);
+  });
+});
+
+describe('repairToolResults with the same result in another place', () => {
+  it('says why as it is now: an orphan result that later repeats an answer', () => {
+    const result = {
+      role: 'toolResult',
+      toolCallId: 'call_1',
+      toolName: 'read_log',
+      content: [{ type: 'text', text: 'the log' }],
+      isError: false,
+      timestamp: 3,
+    } as ToolResultMessage;
+    const call = {
+      role: 'assistant',
+      content: [{ type: 'toolCall', id: 'call_1', name: 'read_log', arguments: {} }],
+      timestamp: 1,
+    } as unknown as AgentMessage;
+    const orphan = repairToolResults([result]);
+    expect(orphan.repairs[0]?.kind).toBe('orphan-tool-result');
+    const answer = { ...result, content: [{ type: 'text', text: 'the first answer' }] };
+    const repeated = repairToolResults([call, answer as ToolResultMessage, result]);
+    expect(repeated.repairs[0]?.kind).toBe('repeated-tool-result');
+    const notice = repeated.repairs[0]?.replacement.content[0] as { text: string };
+    expect(notice.text).toContain('which answers a call already answered');
+  });
+});
+
+describe('contextTransform with a tool input replaced by an equal one too deep to compare', () => {
+  it('refuses it as invalid at every fit, the first and the next', async () => {
+    const nested = (levels: number): Record<string, unknown> => {
+      let value: Record<string, unknown> = { end: true };
+      for (let level = 0; level < levels; level += 1) value = { a: value };
+      return value;
+    };
+    const call = { type: 'toolCall', id: 'call_1', name: 'read', arguments: nested(20_000) };
+    const messages = [
+      { role: 'user', content: 'Read.', timestamp: 1 },
+      { role: 'assistant', content: [call], stopReason: 'toolUse', timestamp: 2 },
+    ] as unknown as AgentMessage[];
+    const failures: unknown[] = [];
+    const transform = contextTransform({
+      model: 'gpt-4o',
+      maxTokens: 20_000,
+      onError: (error, sent) => {
+        failures.push(error);
+        return sent;
+      },
+    });
+    await transform(messages);
+    call.arguments = nested(20_000);
+    await transform(messages);
+    expect(failures).toHaveLength(2);
+    for (const failure of failures) expect(InvalidMessageError.isInstance(failure)).toBe(true);
   });
 });
