@@ -291,10 +291,15 @@ function schemaOf(
     }
     return convertedSchema(reader, path, json);
   }
+  const prototype = Object.getPrototypeOf(value);
+  const plain = prototype === Object.prototype || prototype === null;
+  // JSON data is taken as it is, even when it is a Standard Schema too (Zod's JSON Schemas
+  // carry a hidden ~standard): JSON is what is sent.
+  const problem = plain ? jsonDataProblem(value, path) : undefined;
+  if (plain && problem === undefined) return value as Readonly<Record<string, unknown>>;
   if ('~standard' in schema) return standardSchema(reader, schema, path);
   if (typeof value === 'function') throw invalid(reader, path, value, 'a JSON Schema object');
-  const prototype = Object.getPrototypeOf(value);
-  if (prototype !== Object.prototype && prototype !== null) {
+  if (!plain) {
     throw conversionError(
       reader,
       path,
@@ -303,9 +308,7 @@ function schemaOf(
         'framework’s tools through its adapter’s declaration helper',
     );
   }
-  const problem = jsonDataProblem(value, path);
-  if (problem !== undefined) throw invalid(reader, path, value, `JSON data (${problem})`);
-  return value as Readonly<Record<string, unknown>>;
+  throw invalid(reader, path, value, `JSON data (${problem})`);
 }
 
 /** The JSON Schema of a Standard Schema object: its own conversion, or a refusal saying how. */
@@ -488,16 +491,17 @@ function refuseNonData(
   );
 }
 
-/** Whether a schema value is plain JSON data as given (or none), not one to convert. */
+/**
+ * Whether a schema value is taken as the JSON data it is (or is none), not converted: as
+ * {@link schemaOf} decides, the walk of the data left for a value that is also a Standard Schema.
+ */
 function isPlainSchema(value: unknown): boolean {
   if (value === undefined || value === null) return true;
   if (typeof value !== 'object') return false;
   const prototype = Object.getPrototypeOf(value);
-  return (
-    (prototype === Object.prototype || prototype === null) &&
-    !(AI_SDK_SCHEMA in value) &&
-    !('~standard' in value)
-  );
+  if (prototype !== Object.prototype && prototype !== null) return false;
+  if (AI_SDK_SCHEMA in value) return false;
+  return !('~standard' in value) || jsonDataProblem(value, 'schema') === undefined;
 }
 
 function isThenable(value: unknown): boolean {

@@ -109,6 +109,17 @@ describe('toolDeclarationOf', () => {
     expect(isPlainToolDefinition(tool)).toBe(false);
   });
 
+  it('takes JSON Schema that is a Standard Schema too (as Zod makes it) as the JSON it is', () => {
+    const json = structuredClone(SCHEMA);
+    Object.defineProperty(json, '~standard', {
+      value: standardSchema({ type: 'object' })['~standard'],
+      enumerable: false,
+    });
+    const tool = { name, description, inputSchema: json };
+    expect(toolDeclarationOf(tool, 0).parameters).toBe(json);
+    expect(isPlainToolDefinition(tool)).toBe(true);
+  });
+
   it('refuses a Standard Schema without JSON Schema, saying how to pass it', () => {
     const schema = { '~standard': { version: 1, vendor: 'valibot', validate: () => ({}) } };
     const error = refusal(() => toolDeclarationOf({ name, inputSchema: schema }, 2, 'x', 'fit'));
