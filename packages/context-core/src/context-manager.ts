@@ -7,7 +7,7 @@ import type { ModelInfo } from './model-table.js';
 import type { OptionKeys } from './option-checker.js';
 import type { CountCalibration, ProviderUsage } from './provider-usage.js';
 import type { TokenCounter } from './token-counter.js';
-import type { ToolDeclaration } from './tool-declaration.js';
+import type { ToolDefinition } from './tool-definition.js';
 
 /** What became of one message in a fit. */
 export type ChangeAction =
@@ -99,12 +99,15 @@ export interface FitOptions {
    */
   system?: string | readonly Message[];
   /**
-   * The tool definitions sent with the request: they count against the budget, priced by the
-   * model's provider's formula.
+   * The tool definitions sent with the request: they count against the budget, with their
+   * schemas, priced by the model's provider's formula. Any shape `toolDeclarationOf` takes:
+   * ctxkit's `{ name, description?, parameters? }`, OpenAI Chat Completions' and Responses'
+   * function tools, Anthropic's tools (`input_schema`), the AI SDK's (`inputSchema`: JSON Schema,
+   * `jsonSchema()`, a Zod or other Standard Schema); anything else is refused.
    *
    * @default none
    */
-  tools?: readonly ToolDeclaration[];
+  tools?: readonly ToolDefinition[];
   /**
    * Aborts the fit (and a compressor's model calls).
    *
@@ -171,16 +174,20 @@ export interface ContextManager {
    * @param options - the system prompt, the tools, the signal, a tighter budget
    * @returns the messages to send and the report
    * @throws InvalidOptionError (`unknown_option`) for an option `fit` does not take;
-   *   (`invalid_option`) for a `conversationId` that is not valid (see `assertConversationId`)
+   *   (`invalid_option`) for a `conversationId` that is not valid (see `assertConversationId`),
+   *   or a tool that is none of the shapes taken or is malformed (see `toolDeclarationOf`)
    */
   fit(messages: readonly Message[], options?: FitOptions): Promise<FitResult>;
   /**
-   * Tokens the tool definitions add to every request, by the model's provider's formula.
+   * Tokens the tool definitions add to every request, with their schemas, by the model's
+   * provider's formula; in any shape `fit` takes them.
    *
    * @param tools - the tool definitions
    * @returns their tokens
+   * @throws InvalidOptionError (`invalid_option`) naming the first tool that is none of the
+   *   shapes taken or is malformed (see `toolDeclarationOf`)
    */
-  countTools(tools: readonly ToolDeclaration[]): number;
+  countTools(tools: readonly ToolDefinition[]): number;
   /**
    * Learns from the input tokens the provider reported for the prompt of a fit: later fits budget
    * with how the counter's counts relate to the provider's (see `FitReport.calibration`). Call it

@@ -206,6 +206,11 @@ export { sameData } from './same-data.js';
 export { unstorableIdProblem } from './storable-id.js';
 export type { StoredSummary, SummaryCoverage, SummaryStore } from './summary-store.js';
 export {
+  isPlainToolDefinition,
+  toolDeclarationOf,
+  toToolDeclarations,
+} from './to-tool-declarations.js';
+export {
   assertValidBudget,
   budgetLimit,
   defaultReserveTokens,
@@ -216,6 +221,13 @@ export {
 export { cachedTokenCount, rememberTokenCount } from './token-count-cache.js';
 export type { TokenCounter } from './token-counter.js';
 export type { ToolDeclaration } from './tool-declaration.js';
+export type {
+  AISDKToolDefinition,
+  AnthropicToolDefinition,
+  OpenAIChatToolDefinition,
+  OpenAIResponsesToolDefinition,
+  ToolDefinition,
+} from './tool-definition.js';
 export {
   assertToolOutputRef,
   createToolOutputRef,

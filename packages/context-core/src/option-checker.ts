@@ -251,7 +251,14 @@ function unknownOption(
   });
 }
 
-function describeOption(value: unknown): string {
+/**
+ * A value as option errors show it: a string quoted, a number or boolean as written, anything
+ * else by its type (its content may be long or private).
+ *
+ * @param value - the value given
+ * @returns its description, such as `"abc"`, `3` or `a value of type object`
+ */
+export function describeOption(value: unknown): string {
   if (value === null) return 'null';
   if (typeof value === 'string') return JSON.stringify(value);
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);

@@ -11,7 +11,7 @@ import {
   optionChecker,
   StorageError,
   silentLogger,
-  type ToolDeclaration,
+  type ToolDefinition,
 } from '@ctxkit/context-core';
 import { SOURCE } from './source.js';
 import { systemMessages } from './system-messages.js';
@@ -57,7 +57,7 @@ export interface AutoResetCheckOptions {
    *
    * @default none
    */
-  tools?: readonly ToolDeclaration[];
+  tools?: readonly ToolDefinition[];
   /**
    * Messages of the step in progress that are not stored yet (the new question, tool results
    * so far): they count, are not archived, and are the caller's to store after.

@@ -1,4 +1,4 @@
-import type { TokenCounter, ToolDeclaration } from '@ctxkit/context-core';
+import type { TokenCounter, ToolDefinition } from '@ctxkit/context-core';
 import {
   countAnthropicToolTokens,
   countGeminiToolTokens,
@@ -8,7 +8,8 @@ import { modelProvider } from './model-provider.js';
 
 /**
  * Tokens a list of tool definitions adds to a request to `modelId`, by its provider's formula
- * (see `countOpenAIToolTokens`, `countAnthropicToolTokens`, `countGeminiToolTokens`).
+ * (see `countOpenAIToolTokens`, `countAnthropicToolTokens`, `countGeminiToolTokens`), with their
+ * schemas, whatever their shape (see `toolDeclarationOf`).
  *
  * @param tools - the tool definitions sent with the request
  * @param counter - the text counter
@@ -17,7 +18,7 @@ import { modelProvider } from './model-provider.js';
  * @throws InvalidOptionError (`invalid_option`) naming the first malformed definition
  */
 export function countToolDefinitions(
-  tools: readonly ToolDeclaration[],
+  tools: readonly ToolDefinition[],
   counter: TokenCounter,
   modelId: string | undefined,
 ): number {

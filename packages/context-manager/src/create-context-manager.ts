@@ -27,6 +27,7 @@ import {
   readArrayOnce,
   silentLogger,
   type TokenCounter,
+  type ToolDefinition,
 } from '@ctxkit/context-core';
 import { compressedEvent } from './compressed-event.js';
 import { createCostPredictor } from './cost-predictor.js';
@@ -37,7 +38,7 @@ import { mediaPricedCounter } from './media-priced-counter.js';
 import { messageChanges } from './message-changes.js';
 import { SOURCE } from './source.js';
 import { describeValue, systemMessages } from './system-messages.js';
-import { toolCountCache } from './tool-count-cache.js';
+import { type CountedTools, toolCountCache } from './tool-count-cache.js';
 import { createUsageCalibration } from './usage-calibration.js';
 
 /** Options of {@link createContextManager}. */
@@ -191,7 +192,10 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
   // An agent passes its history again at every step: only the new messages are validated.
   const validateInput = createMessageValidator({ source: SOURCE });
   // By a snapshot of the definitions' content, not the array's identity: tools added in place count.
-  const countTools = toolCountCache((tools) => countToolDefinitions(tools, counter, modelId));
+  const toolCounts = toolCountCache((declarations) =>
+    countToolDefinitions(declarations, counter, modelId),
+  );
+  const countTools = (tools: readonly ToolDefinition[]) => toolCounts(tools, 'countTools').tokens;
   const calibration = createUsageCalibration(
     options.counter === undefined && isDefaultCounterExact(modelId) ? 'exact' : 'estimated',
   );
@@ -221,8 +225,10 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
       const system = systemMessages(fitOptions.system, 'fit');
       validateInput(messages);
       const systemTokens = countTokens(system, counter);
-      const tools = fitOptions.tools ?? [];
-      const toolsTokens = tools.length === 0 ? 0 : countTools(tools);
+      const toolsGiven = fitOptions.tools ?? [];
+      // Each tool in ctxkit's shape, with its schema: what is counted, and what the cost predicts.
+      const { declarations: tools, tokens: toolsTokens } =
+        toolsGiven.length === 0 ? NO_TOOLS : toolCounts(toolsGiven, 'fit');
       const messagesLimit = limit - systemTokens - toolsTokens;
       if (messagesLimit < 0) throw overhead({ limit, systemTokens, toolsTokens });
       const { conversationId, signal, lastPrompts } = fitOptions;
@@ -340,6 +346,8 @@ const PROVIDER_USAGE_KEYS = Object.freeze({
   cacheReadTokens: true,
   cacheWriteTokens: true,
 } satisfies OptionKeys<ProviderUsage>);
+
+const NO_TOOLS: CountedTools = Object.freeze({ declarations: Object.freeze([]), tokens: 0 });
 
 const MODEL_INFO_KEYS = Object.freeze({
   id: true,

@@ -26,7 +26,7 @@ import {
   resolveModelLimits,
   type TokenBudget,
   type TokenCounter,
-  type ToolDeclaration,
+  type ToolDefinition,
   validateMessages,
 } from '@ctxkit/context-core';
 import { compressedEvent } from './compressed-event.js';
@@ -153,7 +153,7 @@ export interface BuildInput {
   /** The new input, if any. */
   input?: string | Message;
   /** The tool definitions sent with the request: they count against the window. */
-  tools?: readonly ToolDeclaration[];
+  tools?: readonly ToolDefinition[];
   /** Aborts the build (and a compressor's model calls). */
   signal?: AbortSignal;
 }

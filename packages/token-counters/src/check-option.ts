@@ -1,7 +1,7 @@
 import { type ContextError, optionChecker } from '@ctxkit/context-core';
 
 /** The package name every error of this package carries: `[ctxkit/token-counters]`. */
-const SOURCE = 'token-counters';
+export const SOURCE = 'token-counters';
 
 /**
  * The `InvalidOptionError` (code `invalid_option`) from `caller`, naming the option and its

@@ -1,4 +1,4 @@
-import type { TokenCounter, ToolDeclaration } from '@ctxkit/context-core';
+import type { TokenCounter, ToolDefinition } from '@ctxkit/context-core';
 import {
   type AnthropicToolChoice,
   anthropicToolSystemPromptTokens,
@@ -13,26 +13,28 @@ import { checkToolDeclarations } from './tool-declaration.js';
  * part is an estimate: pass a counter that leans high (a tiktoken count with a margin, or the
  * heuristic) for Claude. No tools cost nothing.
  *
- * @param tools - The tool declarations sent with the request (`parameters` is `input_schema`).
+ * @param tools - The tool definitions sent with the request, in any shape `toolDeclarationOf`
+ *   takes (Anthropic's `input_schema`, ctxkit's `parameters`, ...), counted with their schema.
  * @param counter - A text counter standing in for Claude's tokenizer.
  * @param model - The Claude model id, for the system prompt's size.
  * @param toolChoice - The request's `tool_choice` type; `auto` by default.
  * @returns the estimated tokens of the tools
- * @throws InvalidOptionError (`invalid_option`) when a declaration is malformed, `model` is
+ * @throws InvalidOptionError (`invalid_option`) when a definition is none of the shapes or is
+ *   malformed (its schema not JSON Schema, nor converted to it), `model` is
  *   empty or `toolChoice` is not one of `auto`, `none`, `any`, `tool`
  * @see https://platform.claude.com/docs/en/agents-and-tools/tool-use/overview ("Pricing")
  */
 export function countAnthropicToolTokens(
-  tools: readonly ToolDeclaration[],
+  tools: readonly ToolDefinition[],
   counter: TokenCounter,
   model: string,
   toolChoice: AnthropicToolChoice = 'auto',
 ): number {
-  checkToolDeclarations(tools, 'countAnthropicToolTokens');
+  const declarations = checkToolDeclarations(tools, 'countAnthropicToolTokens');
   const systemPrompt = anthropicToolSystemPromptTokens(model, toolChoice);
-  if (tools.length === 0) return 0;
+  if (declarations.length === 0) return 0;
   let total = systemPrompt;
-  for (const tool of tools) {
+  for (const tool of declarations) {
     total += counter.count(
       JSON.stringify({
         name: tool.name,

@@ -1,4 +1,4 @@
-import type { TokenCounter, ToolDeclaration } from '@ctxkit/context-core';
+import type { TokenCounter, ToolDefinition } from '@ctxkit/context-core';
 import { checkName } from './check-option.js';
 import { tiktokenEncodingOf } from './tiktoken-encoding-of.js';
 import { checkToolDeclarations } from './tool-declaration.js';
@@ -56,29 +56,32 @@ const COUNTED_KEYS = new Set(['type', 'description', 'enum']);
  * published for gpt-4o, gpt-4o-mini, gpt-3.5-turbo and gpt-4; later models are assumed to frame
  * like gpt-4o.
  *
- * @param tools - The tool declarations sent with the request (none costs nothing).
+ * @param tools - The tool definitions sent with the request, in any shape `toolDeclarationOf`
+ *   takes (ctxkit's, OpenAI Chat Completions' or Responses', Anthropic's, the AI SDK's), counted
+ *   with their schema; none costs nothing.
  * @param counter - The text counter of the model's encoding (`tiktoken:o200k_base` for gpt-4o and
  *   later, `tiktoken:cl100k_base` for gpt-4 and gpt-3.5).
  * @param model - The model id; `gpt-3.5-turbo…` and `gpt-4`, `gpt-4-…` (not `gpt-4o`, `gpt-4.1`)
  *   use their own framing. Default `gpt-4o`.
  * @returns the estimated tokens of the tool declarations
- * @throws InvalidOptionError (`invalid_option`) when a declaration has no name, a description
- *   that is not a string or parameters that are not an object, or `model` is empty
+ * @throws InvalidOptionError (`invalid_option`) when a definition is none of the shapes, has no
+ *   name, a description that is not a string or a schema that is not JSON Schema (nor converts
+ *   to it), or `model` is empty
  * @see https://cookbook.openai.com/examples/how_to_count_tokens_with_tiktoken
  */
 export function countOpenAIToolTokens(
-  tools: readonly ToolDeclaration[],
+  tools: readonly ToolDefinition[],
   counter: TokenCounter,
   model = 'gpt-4o',
 ): number {
   const caller = 'countOpenAIToolTokens';
-  checkToolDeclarations(tools, caller);
+  const declarations = checkToolDeclarations(tools, caller);
   checkName(caller, 'model', model);
-  if (tools.length === 0) return 0;
+  if (declarations.length === 0) return 0;
   const framing =
     tiktokenEncodingOf(model) === 'cl100k_base' ? OPENAI_LEGACY_TOOL_FRAMING : OPENAI_TOOL_FRAMING;
   let total = framing.end;
-  for (const tool of tools) {
+  for (const tool of declarations) {
     total += framing.functionStart;
     total += counter.count(`${tool.name}:${withoutFinalPeriod(tool.description)}`);
     const properties = objectOrUndefined(tool.parameters?.properties);

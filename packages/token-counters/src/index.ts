@@ -1,4 +1,4 @@
-export type { ToolDeclaration } from '@ctxkit/context-core';
+export type { ToolDeclaration, ToolDefinition } from '@ctxkit/context-core';
 export {
   ANTHROPIC_IMAGE_SOURCE,
   ANTHROPIC_IMAGE_TIERS,

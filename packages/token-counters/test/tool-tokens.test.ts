@@ -12,6 +12,7 @@ import {
   createHeuristicCounter,
   createTiktokenCounter,
   type ToolDeclaration,
+  type ToolDefinition,
   tiktokenEncodingOf,
 } from '../src/index.js';
 import { expectInvalidOption } from './helpers.js';
@@ -196,5 +197,49 @@ describe('tiktokenEncodingOf', () => {
     for (const model of ['gpt-4o', 'gpt-4.1-mini', 'o3', 'claude-sonnet-4-5', '']) {
       expect(tiktokenEncodingOf(model)).toBe('o200k_base');
     }
+  });
+});
+
+describe('tool counts: every shape of tool definition', () => {
+  const counter = createTiktokenCounter('o200k_base');
+  const { name, description, parameters } = WEATHER;
+  const shapes: Record<string, ToolDefinition> = {
+    'OpenAI Chat Completions': { type: 'function', function: { name, description, parameters } },
+    'OpenAI Responses': { type: 'function', name, description, parameters, strict: true },
+    Anthropic: {
+      name,
+      description,
+      input_schema: parameters as Record<string, unknown>,
+      cache_control: { type: 'ephemeral' },
+    },
+    'AI SDK': { name, description, inputSchema: parameters as object },
+  };
+  const counts = {
+    openai: (tools: readonly ToolDefinition[]) => countOpenAIToolTokens(tools, counter),
+    anthropic: (tools: readonly ToolDefinition[]) =>
+      countAnthropicToolTokens(tools, counter, 'claude-sonnet-4-5'),
+    gemini: (tools: readonly ToolDefinition[]) => countGeminiToolTokens(tools, counter),
+  };
+
+  for (const [shape, tool] of Object.entries(shapes)) {
+    it(`counts ${shape}'s shape as ctxkit's, schema included, by every formula`, () => {
+      for (const count of Object.values(counts)) {
+        expect(count([tool])).toBe(count([WEATHER]));
+        expect(count([tool])).toBeGreaterThan(count([{ name, description }]));
+      }
+    });
+  }
+
+  it('refuses a tool of no shape taken, naming it and its keys', () => {
+    const misspelt = { name, input_shema: parameters } as never;
+    for (const count of Object.values(counts)) {
+      expect(() => count([misspelt])).toThrow(
+        /tools\[0\] \("get_current_weather"\) is not a tool definition ctxkit takes: it has keys name, input_shema/,
+      );
+    }
+    expectInvalidOption(
+      () => countOpenAIToolTokens([{ type: 'function', function: { name: '' } }], counter),
+      'tools[0].function.name',
+    );
   });
 });
