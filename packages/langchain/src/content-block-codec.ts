@@ -29,10 +29,12 @@ type Shape =
   | 'redacted_thinking';
 
 /**
- * The ctxkit part for one LangChain content block: text, images and files (standard v1 blocks
- * and OpenAI's `image_url`), reasoning (v1 `reasoning`, Anthropic's `thinking` and
- * `redacted_thinking`) in an AI message; anything else as an `opaque` part. What the part has no
- * field for (ids, `cache_control`, `detail`, ...) goes in `providerOptions.langchain`.
+ * The ctxkit part for one LangChain content block: text, images and files (standard v1 blocks,
+ * the legacy blocks with a `source_type`, and OpenAI's `image_url`; a file's media type from
+ * `mimeType`, `mime_type` or its `data:` URL, so that it is priced as what it holds), reasoning
+ * (v1 `reasoning`, Anthropic's `thinking` and `redacted_thinking`) in an AI message; anything
+ * else as an `opaque` part. What the part has no field for (ids, `cache_control`, `detail`, ...)
+ * goes in `providerOptions.langchain`.
  *
  * @param block - the block
  * @param role - the role of the message that holds it
@@ -90,14 +92,20 @@ export function blockToPart(block: unknown, role: Role, place: BlockPlace): Part
       );
     }
   }
-  if (media && type === 'file' && typeof block.mimeType === 'string') {
+  if (media && type === 'file') {
     const source = mediaSource(block);
-    if (source !== undefined) {
-      const { type: _, [source.key]: __, mimeType, ...rest } = block;
+    const found = source === undefined ? undefined : fileMediaType(block, source.data);
+    if (source !== undefined && found !== undefined) {
+      const { type: _, [source.key]: __, ...rest } = block;
+      if (found.from !== 'url') delete rest[found.from];
       return withShape(
-        { type: 'file', data: source.data, mediaType: mimeType as string },
+        { type: 'file', data: source.data, mediaType: found.mediaType },
         'file',
-        { key: source.key, ...rest },
+        {
+          key: source.key,
+          ...(found.from === 'mimeType' ? {} : { mediaTypeFrom: found.from }),
+          ...rest,
+        },
         place,
       );
     }
@@ -147,7 +155,7 @@ export function blockToPart(block: unknown, role: Role, place: BlockPlace): Part
 export function partToBlock(part: Part): unknown {
   const carried = langchainOptions(part.providerOptions);
   const shape = carried?.shape as Shape | undefined;
-  const { shape: _, key, inner, ...rest } = carried ?? {};
+  const { shape: _, key, inner, mediaTypeFrom, ...rest } = carried ?? {};
   switch (part.type) {
     case 'text':
       return { ...rest, type: 'text', text: part.text };
@@ -171,7 +179,9 @@ export function partToBlock(part: Part): unknown {
         ...rest,
         type: 'file',
         ...mediaField(part.data, key),
-        mimeType: part.mediaType,
+        ...(mediaTypeFrom === 'url'
+          ? {}
+          : { [mediaTypeFrom === 'mime_type' ? 'mime_type' : 'mimeType']: part.mediaType }),
         ...(part.filename === undefined || 'filename' in rest ? {} : { filename: part.filename }),
       };
     case 'reasoning':
@@ -221,6 +231,23 @@ function mediaSource(block: ContentBlock): { key: 'url' | 'data'; data: MediaDat
     return { key: 'data', data };
   }
   return undefined;
+}
+
+/**
+ * A file block's media type and where it was written: `mimeType` (v1 blocks), `mime_type` (the
+ * legacy blocks with a `source_type`) or, when neither is given, the block's own `data:` URL.
+ */
+function fileMediaType(
+  block: ContentBlock,
+  data: MediaData,
+): { mediaType: string; from: 'mimeType' | 'mime_type' | 'url' } | undefined {
+  const { mimeType, mime_type: legacy } = block;
+  if (typeof mimeType === 'string') return { mediaType: mimeType, from: 'mimeType' };
+  if (mimeType !== undefined) return undefined;
+  if (typeof legacy === 'string') return { mediaType: legacy, from: 'mime_type' };
+  if (legacy !== undefined || typeof data !== 'string') return undefined;
+  const fromUrl = /^data:([^;,]+)[;,]/i.exec(data)?.[1];
+  return fromUrl === undefined ? undefined : { mediaType: fromUrl, from: 'url' };
 }
 
 function mediaField(data: MediaData, key: JsonValue | undefined): ContentBlock {

@@ -48,9 +48,25 @@ const imageBlock = fc.oneof(
     .tuple(url, fc.constantFrom('low', 'high', 'auto'))
     .map(([url, detail]) => ({ type: 'image_url', image_url: { url, detail } })),
 );
-const fileBlock = fc
-  .tuple(fc.base64String({ minLength: 4, maxLength: 24 }), maybe('filename', text))
-  .map(([data, name]) => ({ ...name, type: 'file', data, mimeType: 'application/pdf' }));
+const base64 = fc.base64String({ minLength: 4, maxLength: 24 });
+/** A file block: v1 with `mimeType`, v1 by a `data:` URL that names its type, or legacy. */
+const fileBlock = fc.oneof(
+  fc
+    .tuple(base64, maybe('filename', text))
+    .map(([data, name]) => ({ ...name, type: 'file', data, mimeType: 'application/pdf' })),
+  fc
+    .tuple(base64, fc.constantFrom('application/pdf', 'image/png'), maybe('filename', text))
+    .map(([data, type, name]) => ({ ...name, type: 'file', url: `data:${type};base64,${data}` })),
+  fc
+    .tuple(base64, fc.constantFrom('application/pdf', 'image/png'), maybe('metadata', jsonObject))
+    .map(([data, type, metadata]) => ({
+      ...metadata,
+      type: 'file',
+      source_type: 'base64',
+      data,
+      mime_type: type,
+    })),
+);
 const reasoningBlock = fc.oneof(
   text.map((value) => ({ type: 'reasoning', reasoning: value })),
   fc

@@ -54,6 +54,24 @@ describe('toCtxkitMessages', () => {
     ]);
   });
 
+  it('reads a file block’s media type from mime_type (legacy blocks) or its data URL, and writes it back there', () => {
+    const blocks = [
+      { type: 'file', source_type: 'base64', data: 'iVBORw0K', mime_type: 'image/png' },
+      { type: 'file', url: 'data:application/pdf;base64,JVBERi0=' },
+    ];
+    const input = [new HumanMessage({ content: blocks })];
+    const { messages } = toCtxkitMessages(input);
+    expect(messages[0]?.content).toEqual([
+      expect.objectContaining({ type: 'file', data: 'iVBORw0K', mediaType: 'image/png' }),
+      expect.objectContaining({
+        type: 'file',
+        data: 'data:application/pdf;base64,JVBERi0=',
+        mediaType: 'application/pdf',
+      }),
+    ]);
+    expect(toLangChainMessages(structuredClone(messages))[0]?.content).toEqual(blocks);
+  });
+
   it('maps a ToolMessage to a tool result with its status as isError', () => {
     const { messages } = toCtxkitMessages(toolTurn('c1', 'no such table', { status: 'error' }));
     expect(messages[1]?.content).toEqual([

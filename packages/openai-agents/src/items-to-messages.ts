@@ -1,4 +1,5 @@
 import {
+  type FilePart,
   type ImagePart,
   InvalidMessageError,
   type JsonValue,
@@ -16,11 +17,12 @@ type Fields = Record<string, unknown>;
 
 /**
  * Converts Agents SDK input items to ctxkit messages, one message per item: user, system and
- * assistant messages with their text, images and refusals as parts, `function_call` as a
- * tool-call, `function_call_result` as a tool-result (string, text, image and JSON outputs),
- * `reasoning` as a reasoning part (sealed when it carries encrypted content), and every other item
- * (hosted tool calls, computer, shell and patch calls, compaction, unknown items) and content part
- * ctxkit has no part for as an `opaque` part holding it verbatim. What a ctxkit field does not
+ * assistant messages with their text, images, files by `data:` URL (of the URL's media type) and
+ * refusals as parts, `function_call` as a tool-call, `function_call_result` as a tool-result
+ * (string, text, image, file and JSON outputs), `reasoning` as a reasoning part (sealed when it
+ * carries encrypted content), and every other item (hosted tool calls, computer, shell and patch
+ * calls, compaction, unknown items) and content part ctxkit has no part for as an `opaque` part
+ * holding it verbatim. What a ctxkit field does not
  * hold (ids, status, `providerData`, `detail`...) is kept in `providerOptions.openaiAgents`, so
  * {@link messagesToItems} gives the same items back.
  *
@@ -202,8 +204,32 @@ function contentPart(part: Fields): Part {
         return { type: 'image', image, providerOptions: envelope(rest) };
       }
       break;
+    case 'input_file': {
+      const file = dataUrlFile(part);
+      if (file !== undefined) return file;
+      break;
+    }
   }
   return { type: 'opaque', value: part as JsonValue };
+}
+
+/**
+ * An `input_file` (or output `file`) whose `file` is a `data:` URL, as a file part of the URL's
+ * media type, so that it is priced as what it holds (an image as an image, a PDF by its pages);
+ * `undefined` for a file by id or URL, or inline data of no stated type.
+ */
+function dataUrlFile(part: Fields): FilePart | undefined {
+  const { file, ...rest } = part;
+  if (typeof file !== 'string') return undefined;
+  const mediaType = /^data:([^;,]+)[;,]/i.exec(file)?.[1];
+  if (mediaType === undefined) return undefined;
+  return {
+    type: 'file',
+    data: file,
+    mediaType,
+    ...(typeof part.filename === 'string' ? { filename: part.filename } : {}),
+    providerOptions: envelope(rest, { shape: 'string' }),
+  };
 }
 
 function reasoningItem(item: Fields): Message {
@@ -249,6 +275,10 @@ function toolOutputPart(piece: Fields | null): ToolOutputContentPart | undefined
       const { image: _image, ...rest } = piece;
       return { ...image, providerOptions: envelope(rest, { shape: imageShape(piece.image) }) };
     }
+  }
+  if (piece.type === 'file' || piece.type === 'input_file') {
+    const file = dataUrlFile(piece);
+    if (file !== undefined) return file;
   }
   if (piece.type === 'file' && isInlineFile(piece.file)) {
     const { file, ...rest } = piece;

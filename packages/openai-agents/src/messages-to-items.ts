@@ -110,6 +110,11 @@ function userPart(part: Part): Fields {
         return { ...fields, image: part.image };
       }
       return { type: 'input_text', text: textOf(part) };
+    case 'file':
+      if (fields.type === 'input_file' && typeof part.data === 'string') {
+        return { ...fields, file: part.data };
+      }
+      return { type: 'input_text', text: textOf(part) };
     case 'opaque':
       return part.value as Fields;
     default:
@@ -151,6 +156,9 @@ function toolOutputPart(part: ToolOutputContentPart): Fields {
   const { fields, extra } = envelopeOf(part);
   const piece = extra.piece as Fields | undefined;
   if (piece !== undefined && part.type === 'text' && part.text === pieceLabel(piece)) return piece;
+  if (part.type === 'file' && extra.shape === 'string' && typeof part.data === 'string') {
+    return { ...fields, file: part.data };
+  }
   if (part.type === 'file' && fields.type === 'file') {
     return {
       ...fields,

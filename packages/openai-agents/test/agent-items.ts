@@ -50,7 +50,7 @@ const inputFile = withOptional(
   fc.record({ type: fc.constant('input_file') }, { noNullPrototype: true }),
   {
     file: fc.oneof(
-      fc.constant('data:application/pdf;base64,JVBERi0='),
+      fc.constantFrom('data:application/pdf;base64,JVBERi0=', 'data:image/png;base64,iVBORw0KGgo='),
       fc.record({ id }, { noNullPrototype: true }),
       fc.record({ url: imageUrl }, { noNullPrototype: true }),
     ),
@@ -196,6 +196,15 @@ const outputPiece = fc.oneof(
       file: fc.oneof(
         fc.record({ id }),
         fc.record({ url: imageUrl, filename: fc.constant('a.txt') }),
+        fc.constantFrom(
+          'data:application/pdf;base64,JVBERi0=',
+          'data:image/png;base64,iVBORw0KGgo=',
+        ),
+        fc.record({
+          data: fc.constant('JVBERi0='),
+          mediaType: fc.constant('application/pdf'),
+          filename: fc.constant('report.pdf'),
+        }),
       ),
     },
     { noNullPrototype: true },

@@ -57,6 +57,80 @@ it('an image masked to a text stand-in becomes input text, keeping its providerD
   ]);
 });
 
+it('a file given by data URL is a file part of the URL’s media type, in a user message and in a tool output, and comes back as it came', () => {
+  const pdf = 'data:application/pdf;base64,JVBERi0=';
+  const png = 'data:image/png;base64,iVBORw0KGgo=';
+  const items: AgentInputItem[] = [
+    {
+      role: 'user',
+      content: [{ type: 'input_file', file: pdf, filename: 'report.pdf', providerData: { x: 1 } }],
+    },
+    { type: 'function_call', callId: 'call_1', name: 'read', arguments: '{}' },
+    {
+      type: 'function_call_result',
+      callId: 'call_1',
+      name: 'read',
+      status: 'completed',
+      output: { type: 'file', file: png },
+    },
+    { type: 'function_call', callId: 'call_2', name: 'read', arguments: '{}' },
+    {
+      type: 'function_call_result',
+      callId: 'call_2',
+      name: 'read',
+      status: 'completed',
+      output: [{ type: 'input_file', file: pdf, filename: 'report.pdf' }],
+    },
+  ];
+  const messages = itemsToMessages(items);
+  expect(messages[0]?.content).toEqual([
+    expect.objectContaining({
+      type: 'file',
+      data: pdf,
+      mediaType: 'application/pdf',
+      filename: 'report.pdf',
+    }),
+  ]);
+  const outputs = [messages[2], messages[4]].map(
+    (message) =>
+      ((message as Message).content as Extract<Part, { type: 'tool-result' }>[])[0]?.output,
+  );
+  expect(outputs).toEqual([
+    {
+      type: 'content',
+      value: [expect.objectContaining({ type: 'file', data: png, mediaType: 'image/png' })],
+    },
+    {
+      type: 'content',
+      value: [expect.objectContaining({ type: 'file', data: pdf, mediaType: 'application/pdf' })],
+    },
+  ]);
+  expect(messagesToItems(structuredClone(messages))).toStrictEqual(items);
+});
+
+it('a file masked to a text stand-in becomes input text, keeping its providerData', () => {
+  const user: AgentInputItem = {
+    role: 'user',
+    content: [
+      {
+        type: 'input_file',
+        file: 'data:application/pdf;base64,JVBERi0=',
+        filename: 'report.pdf',
+        providerData: { x: 1 },
+      },
+    ],
+  };
+  const message = changed(user, ([file]) => [
+    { type: 'text', text: '[file report.pdf]', providerOptions: file?.providerOptions },
+  ]);
+  expect(messagesToItems([message])).toStrictEqual([
+    {
+      role: 'user',
+      content: [{ type: 'input_text', text: '[file report.pdf]', providerData: { x: 1 } }],
+    },
+  ]);
+});
+
 it('a reasoning item whose reasoning was removed gives no item', () => {
   const reasoning: AgentInputItem = {
     type: 'reasoning',
