@@ -45,6 +45,14 @@ export interface ContextAdapterOptions extends ContextManagerOptions {
    * @default none
    */
   onFit?: (report: FitReport) => void;
+  /**
+   * Hand the manager the input tokens the provider reports for each prompt fitted (see
+   * `ContextManager.recordUsage`), so that later fits budget with how its counts relate to the
+   * provider's. Pass `false` when you record the usage yourself.
+   *
+   * @default true
+   */
+  recordUsage?: boolean;
 }
 
 /** The keys of {@link ContextAdapterOptions}: the manager's and the adapter's own. */
@@ -55,24 +63,27 @@ export const CONTEXT_ADAPTER_OPTION_KEYS = Object.freeze({
   keepFirstUserMessage: true,
   onRepair: true,
   onFit: true,
+  recordUsage: true,
 } satisfies OptionKeys<ContextAdapterOptions>);
 
 /**
- * Checks an adapter's options: no key it does not know (named with the closest known one), and a
- * valid `conversationId` (core's rule).
+ * Checks an adapter's options: no key it does not know (named with the closest known one), a
+ * valid `conversationId` (core's rule) and a boolean `recordUsage`.
  *
  * @param options - the options given
  * @param factory - the function the caller called, named in the errors
  * @param known - the option names it takes
  * @throws InvalidOptionError (`unknown_option`) for an unknown key; (`invalid_option`) for a
- *   `conversationId` that is not valid
+ *   `conversationId` that is not valid or a `recordUsage` that is not a boolean
  */
 export function checkAdapterOptions(
   options: ContextAdapterOptions,
   factory: string,
   known: Readonly<Record<string, true>> = CONTEXT_ADAPTER_OPTION_KEYS,
 ): void {
-  optionChecker('ai-sdk', factory).knownKeys(options, known);
+  const check = optionChecker('ai-sdk', factory);
+  check.knownKeys(options, known);
+  check.boolean('recordUsage', options?.recordUsage, true);
   if (options?.conversationId !== undefined) {
     assertConversationId(options.conversationId, 'ai-sdk', factory);
   }

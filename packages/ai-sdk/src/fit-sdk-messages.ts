@@ -1,6 +1,8 @@
 import {
   type FitOptions,
+  type FitReport,
   type Message,
+  type ProviderUsage,
   sameData,
   type ToolDeclaration,
 } from '@ctxkit/context-core';
@@ -29,11 +31,34 @@ interface Converted {
   readonly messages: readonly Message[];
 }
 
-/** Fits the AI SDK messages of one step; see {@link sdkFitter}. */
-export type SdkFitter = (
-  messages: readonly SdkMessage[],
-  call: SdkFitCall,
-) => Promise<readonly SdkMessage[]>;
+/** What one fit gives. */
+export interface SdkFit {
+  /** The messages to send: the input array itself when the fit kept every message. */
+  readonly messages: readonly SdkMessage[];
+  /** The manager's report of the fit. */
+  readonly report: FitReport;
+}
+
+/** Fits the AI SDK messages of one step, and learns from the usage; see {@link sdkFitter}. */
+export interface SdkFitter {
+  /**
+   * Fits the messages of one step.
+   *
+   * @param messages - the step's messages, in the AI SDK form of the fitter
+   * @param call - the tools, the system prompt, the signal
+   * @returns the messages to send and the report
+   */
+  fit(messages: readonly SdkMessage[], call: SdkFitCall): Promise<SdkFit>;
+  /**
+   * Hands the manager what the provider reported for the prompt of one of this fitter's fits
+   * (`ContextManager.recordUsage`): once per report, and not at all when the adapter's
+   * `recordUsage` is `false` or the usage has no input count.
+   *
+   * @param report - the report of the fit whose prompt was sent
+   * @param usage - what the provider reported for it, as `callUsage` or `stepUsage` read it
+   */
+  recordUsage(report: FitReport, usage: ProviderUsage | undefined): void;
+}
 
 /**
  * A fitter of AI SDK messages with the adapter's manager: it converts the messages, fits them
@@ -49,6 +74,9 @@ export type SdkFitter = (
  * reads by name, changed even in place or not enumerable (the AI SDK reads and sends such a
  * field; a snapshot does not walk it): no stale form is counted or sent.
  *
+ * Its `recordUsage` is where the adapters hand the manager what the provider reported for a
+ * fitted prompt, each report at most once.
+ *
  * @param options - the adapter's options
  * @param form - the AI SDK form of the messages
  * @returns the fitter
@@ -56,8 +84,10 @@ export type SdkFitter = (
 export function sdkFitter(options: ContextAdapterOptions, form: SdkForm): SdkFitter {
   const manager = adapterManager(options);
   const onRepair = repairHandler(options);
+  const recording = options.recordUsage !== false;
+  const recorded = new WeakSet<FitReport>();
   let previous: Converted = { sdk: [], messages: [] };
-  return async (messages, call) => {
+  const fit = async (messages: readonly SdkMessage[], call: SdkFitCall): Promise<SdkFit> => {
     const { messages: converted, repairs } = toContextMessages(messages, {
       keepFirstUserMessage: options.keepFirstUserMessage ?? true,
     });
@@ -87,6 +117,14 @@ export function sdkFitter(options: ContextAdapterOptions, form: SdkForm): SdkFit
     options.onFit?.(report);
     const unchanged =
       fitted.length === converted.length && fitted.every((message, i) => message === converted[i]);
-    return unchanged ? messages : toSdkMessages(fitted, form);
+    return { messages: unchanged ? messages : toSdkMessages(fitted, form), report };
+  };
+  return {
+    fit,
+    recordUsage(report, usage) {
+      if (!recording || usage === undefined || recorded.has(report)) return;
+      recorded.add(report);
+      manager.recordUsage(report, usage);
+    },
   };
 }

@@ -6,6 +6,7 @@ export {
   type ContextPrepareStepOptions,
   contextPrepareStep,
   type PrepareStepInput,
+  type PreviousStep,
 } from './context-prepare-step.js';
 export { fromModelMessages, toModelMessages } from './model-messages.js';
 export { MARKER_KEY, type PartMarker } from './part-marker.js';

@@ -1,6 +1,7 @@
 import { type OptionKeys, optionChecker } from '@ctxkit/context-core';
 import type { BaseMessage } from '@langchain/core/messages';
 import { createMiddleware } from 'langchain';
+import { recordAnswerUsage } from './answer-usage.js';
 import { fitLangChainMessages, type LangChainFitResult } from './fit-langchain-messages.js';
 import { MANAGER_CHOICE_KEYS, type ManagerChoice, resolveManager } from './resolve-manager.js';
 import { SOURCE } from './source.js';
@@ -27,6 +28,15 @@ export interface ContextMiddlewareOptions extends ManagerChoice {
    * @default true
    */
   keepFirstUserMessage?: boolean;
+  /**
+   * Hand the manager the input tokens the model's answer reports (`usage_metadata.input_tokens`)
+   * with the report of the fit whose messages it was sent (see `ContextManager.recordUsage`), so
+   * that later fits budget with how its counts relate to the provider's. Pass `false` when you
+   * record the usage yourself.
+   *
+   * @default true
+   */
+  recordUsage?: boolean;
 }
 
 /**
@@ -39,17 +49,24 @@ export interface ContextMiddlewareOptions extends ManagerChoice {
  * (and from every later step, checkpoint and the result the caller gets), while `wrapModelCall`
  * changes only the request one model call receives. Each step fits the whole history again.
  *
+ * When the model answers, the input tokens its `usage_metadata` reports (cache reads and writes
+ * included) go to the manager's `recordUsage` with the report of that call's fit, so that later
+ * fits budget with the provider's count; an answer without them is skipped.
+ *
  * @param options - the manager (or its options), the conversation id, a callback per fit
  * @returns the middleware
- * @throws InvalidOptionError (`invalid_option`) for manager options `createContextManager` refuses
+ * @throws InvalidOptionError (`invalid_option`) for manager options `createContextManager` refuses,
+ *   or a `recordUsage` that is not a boolean; (`unknown_option`) for an option it does not take
  * @example
  * ```ts
  * const agent = createAgent({ model, tools, middleware: [contextMiddleware({ model: 'gpt-4o' })] });
  * ```
  */
 export function contextMiddleware(options: ContextMiddlewareOptions = {}) {
-  optionChecker(SOURCE, 'contextMiddleware').knownKeys(options, OPTION_KEYS);
-  const { conversationId, onFit, keepFirstUserMessage, ...choice } = options;
+  const check = optionChecker(SOURCE, 'contextMiddleware');
+  check.knownKeys(options, OPTION_KEYS);
+  const { conversationId, onFit, keepFirstUserMessage, recordUsage, ...choice } = options;
+  const recording = check.boolean('recordUsage', recordUsage, true);
   const manager = resolveManager(choice);
   return createMiddleware({
     name: 'CtxkitContextMiddleware',
@@ -69,9 +86,13 @@ export function contextMiddleware(options: ContextMiddlewareOptions = {}) {
         ...(runtime.signal === undefined ? {} : { signal: runtime.signal }),
         ...(id === undefined ? {} : { conversationId: id }),
         ...(keepFirstUserMessage === undefined ? {} : { keepFirstUserMessage }),
+        // The answer comes back here: its usage is recorded from it, not from the next history.
+        recordUsage: false,
       });
       onFit?.(result);
-      return handler({ ...request, messages: result.messages });
+      const answer = await handler({ ...request, messages: result.messages });
+      if (recording) recordAnswerUsage(manager, result.report, answer);
+      return answer;
     },
   });
 }
@@ -87,4 +108,5 @@ const OPTION_KEYS = Object.freeze({
   conversationId: true,
   onFit: true,
   keepFirstUserMessage: true,
+  recordUsage: true,
 } satisfies OptionKeys<ContextMiddlewareOptions>);

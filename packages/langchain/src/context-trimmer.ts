@@ -40,6 +40,16 @@ export interface ContextTrimmerOptions extends ManagerChoice {
    * @default true
    */
   keepFirstUserMessage?: boolean;
+  /**
+   * Hand the manager the input tokens the model reported for the trimmer's previous output: when
+   * the history the trimmer gets holds, right after the last message of a list it fitted, an AI
+   * message with `usage_metadata` (the model's answer), its `input_tokens` are recorded with that
+   * fit's report (see `LangChainFitOptions.recordUsage`). Pass `false` when you record the usage
+   * yourself.
+   *
+   * @default true
+   */
+  recordUsage?: boolean;
 }
 
 /**
@@ -49,10 +59,16 @@ export interface ContextTrimmerOptions extends ManagerChoice {
  * tool calls and their results kept together, older messages compressed by the manager's
  * compressor. The run's abort signal stops the fit.
  *
+ * The trimmer does not see the model's answer; when the next history it gets holds that answer
+ * right after the messages it fitted (as a chat loop that appends each answer does), the input
+ * tokens the answer's `usage_metadata` reports go to the manager's `recordUsage` with that fit's
+ * report, so that later fits budget with the provider's count.
+ *
  * @param options - the manager (or its options), the tools and system prompt to count, the
  *   conversation id, a callback per fit
  * @returns the Runnable
- * @throws InvalidOptionError (`invalid_option`) for manager options `createContextManager` refuses
+ * @throws InvalidOptionError (`invalid_option`) for manager options `createContextManager` refuses,
+ *   or a `recordUsage` that is not a boolean; (`unknown_option`) for an option it does not take
  * @example
  * ```ts
  * const chain = contextTrimmer({ model: 'gpt-4o-mini' }).pipe(chatModel);
@@ -61,8 +77,11 @@ export interface ContextTrimmerOptions extends ManagerChoice {
 export function contextTrimmer(
   options: ContextTrimmerOptions = {},
 ): Runnable<BaseMessage[] | BasePromptValueInterface, BaseMessage[]> {
-  optionChecker(SOURCE, 'contextTrimmer').knownKeys(options, OPTION_KEYS);
-  const { tools, system, conversationId, onFit, keepFirstUserMessage, ...choice } = options;
+  const check = optionChecker(SOURCE, 'contextTrimmer');
+  check.knownKeys(options, OPTION_KEYS);
+  const { tools, system, conversationId, onFit, keepFirstUserMessage, recordUsage, ...choice } =
+    options;
+  check.boolean('recordUsage', recordUsage, true);
   const manager = resolveManager(choice);
   return RunnableLambda.from(async (input: BaseMessage[] | BasePromptValueInterface, config) => {
     const messages = Array.isArray(input) ? input : input.toChatMessages();
@@ -74,6 +93,7 @@ export function contextTrimmer(
       ...(config?.signal === undefined ? {} : { signal: config.signal }),
       ...(id === undefined ? {} : { conversationId: id }),
       ...(keepFirstUserMessage === undefined ? {} : { keepFirstUserMessage }),
+      ...(recordUsage === undefined ? {} : { recordUsage }),
     });
     onFit?.(result);
     return result.messages;
@@ -89,4 +109,5 @@ const OPTION_KEYS = Object.freeze({
   conversationId: true,
   onFit: true,
   keepFirstUserMessage: true,
+  recordUsage: true,
 } satisfies OptionKeys<ContextTrimmerOptions>);

@@ -7,6 +7,7 @@ import {
   type ToolDeclaration,
 } from '@ctxkit/context-core';
 import type { BaseMessage } from '@langchain/core/messages';
+import { awaitAnswer, recordAnsweredFit } from './answer-usage.js';
 import { originOf, rememberOrigin } from './message-origin.js';
 import { SOURCE } from './source.js';
 import { type ConversionRepair, toCtxkitMessages } from './to-ctxkit-messages.js';
@@ -43,6 +44,17 @@ export interface LangChainFitOptions {
    * @default true
    */
   keepFirstUserMessage?: boolean;
+  /**
+   * Hand the manager the input tokens the provider reported for the prompt of its previous fit of
+   * this history (see `ContextManager.recordUsage`), so that this fit and later ones budget with
+   * how its counts relate to the provider's: when `messages` holds, right after the last message
+   * that fit was given, an AI message with `usage_metadata` (the model's answer to it), its
+   * `input_tokens` are recorded with that fit's report, once. Pass `false` when you record the
+   * usage yourself.
+   *
+   * @default true
+   */
+  recordUsage?: boolean;
 }
 
 /** What {@link fitLangChainMessages} returns. */
@@ -61,13 +73,19 @@ export interface LangChainFitResult {
  * left alone comes back as the very input object; a changed one is rebuilt with everything else
  * it had.
  *
+ * When the history holds the model's answer to this manager's previous fit of it (the AI message
+ * right after the last message that fit was given), the input tokens the answer's
+ * `usage_metadata` reports go to the manager's `recordUsage` with that fit's report, before this
+ * fit (see {@link LangChainFitOptions.recordUsage}).
+ *
  * @param manager - the context manager
  * @param messages - the messages of this model call, oldest first
  * @param options - the system prompt, the tools, the signal, the conversation
  * @returns the messages to send, the report and the repairs
  * @throws InvalidMessageError (`invalid_message`) for messages that cannot be converted or form
  *   no valid history
- * @throws InvalidOptionError (`invalid_option`) when `options.tools` is given and not an array
+ * @throws InvalidOptionError (`invalid_option`) when `options.tools` is given and not an array,
+ *   or `options.recordUsage` is not a boolean; (`unknown_option`) for an option it does not take
  * @throws BudgetError (`budget_exceeded`) when the system prompt, the tools and what must be kept
  *   do not fit
  */
@@ -83,8 +101,11 @@ export async function fitLangChainMessages(
       'an array of tools (StructuredTools, tool definitions or built-in tool objects)',
     );
   }
-  optionChecker(SOURCE, 'fitLangChainMessages').knownKeys(options, OPTION_KEYS);
+  const check = optionChecker(SOURCE, 'fitLangChainMessages');
+  check.knownKeys(options, OPTION_KEYS);
+  const recording = check.boolean('recordUsage', options.recordUsage, true);
   const converted = toCtxkitMessages(messages);
+  if (recording) recordAnsweredFit(manager, messages);
   if (options.keepFirstUserMessage !== false) pinFirstUserMessage(converted.messages);
   const system = systemOf(options.system);
   const tools: ToolDeclaration[] | undefined =
@@ -98,6 +119,7 @@ export async function fitLangChainMessages(
     ...(options.conversationId === undefined ? {} : { conversationId: options.conversationId }),
     ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
   });
+  if (recording) awaitAnswer(manager, messages, report);
   return {
     messages: backToLangChain(fitted, report, messages),
     report,
@@ -170,4 +192,5 @@ const OPTION_KEYS = Object.freeze({
   conversationId: true,
   maxTokens: true,
   keepFirstUserMessage: true,
+  recordUsage: true,
 } satisfies OptionKeys<LangChainFitOptions>);
