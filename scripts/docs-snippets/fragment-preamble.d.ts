@@ -58,7 +58,12 @@ declare global {
   const logger: Pick<Console, 'debug' | 'info' | 'warn' | 'error'>;
   const openai: ((modelId: string) => LanguageModel) & {
     chat: {
-      completions: { create(body: { model: string; messages: unknown[] }): Promise<unknown> };
+      completions: {
+        create(body: {
+          model: string;
+          messages: unknown[];
+        }): Promise<{ usage?: { prompt_tokens: number } }>;
+      };
     };
   };
   const chatModel: import('@langchain/core/language_models/chat_models').BaseChatModel;

@@ -16,10 +16,11 @@ import {
   type AutoReset,
   compressedEvent,
   fitAndAssemble,
+  usageOfFit,
   withContextRetry,
 } from '@ctxkit/context-manager';
 import type { ToolOutputOffloader } from '@ctxkit/tool-output-store';
-import type { ChatModel, ToolDefinition } from './chat-model.js';
+import type { ChatModel, ChatUsage, ToolDefinition } from './chat-model.js';
 import { type CompressionDetails, compressionDetails } from './compression-details.js';
 import type { WorkerConfig } from './config.js';
 import type { WorkerLogger } from './logger.js';
@@ -127,7 +128,9 @@ export interface TaskOutcome {
  * rejects a prompt as too long, the prompt is fitted again to a tighter budget (from the model's
  * own figures when it gives them) and the call is retried once, with a `context.fallback` event
  * and a warning; a second rejection fails the task with a `ContextLengthError` giving both
- * attempts' figures. Auto-reset (with an `autoReset`): before each model call it is checked with the task's
+ * attempts' figures. The usage each answer reports goes to the manager's `recordUsage` with
+ * the report of the fit it sent, so later prompts budget with the model's own count.
+ * Auto-reset (with an `autoReset`): before each model call it is checked with the task's
  * messages so far; past its threshold, the conversation is archived, a notice starts the new one,
  * and the task goes on. Tool-output offloading (with an `offloader`): each tool result is
  * offloaded before it joins the turn, so the model and the history see its summary and ref; a
@@ -232,6 +235,8 @@ export async function processTask(
               taskId: task.id,
             },
           });
+          // And to the manager, so that later prompts budget with the model's own count.
+          recordUsage(manager, report, response.usage, record.tokensSent, logger);
         }
         return response.message;
       },
@@ -278,6 +283,37 @@ export async function processTask(
 }
 
 // --- internal helpers ---
+
+/**
+ * Hands a call's reported usage to the manager with the report of the fit it sent, at the share
+ * of the prompt the fit counted (the assembler may add a notice). A usage the manager refuses
+ * (cache tokens above the input's, say) is logged, not thrown: the answer came, the task goes on.
+ */
+function recordUsage(
+  manager: ContextManager,
+  report: FitReport,
+  usage: ChatUsage,
+  sentTokens: number,
+  logger: WorkerLogger,
+): void {
+  if (usage.inputTokens < 1) return;
+  try {
+    manager.recordUsage(
+      report,
+      usageOfFit(
+        {
+          inputTokens: usage.inputTokens,
+          ...(usage.cachedInputTokens ? { cacheReadTokens: usage.cachedInputTokens } : {}),
+          ...(usage.cacheWriteInputTokens ? { cacheWriteTokens: usage.cacheWriteInputTokens } : {}),
+        },
+        sentTokens,
+        report,
+      ),
+    );
+  } catch (error) {
+    logger.warn(`The model's usage could not be recorded: ${(error as Error).message}`);
+  }
+}
 
 /** The message as stored: no temporary id or count, no pin (it only protects the question while the task runs). */
 function forStorage(message: Message): Message {

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createTiktokenCounter } from '@ctxkit/token-counters';
 
 /** A chat-completions request as the server received it. */
 export interface ReceivedRequest {
@@ -37,7 +38,35 @@ export interface ChatCompletionsServer {
   close(): Promise<void>;
 }
 
-/** Starts the server on 127.0.0.1 at a free port. */
+/**
+ * The prompt's tokens as the server counts them, as OpenAI bills a chat-completions request:
+ * `o200k_base` tokens of each message's role, text and tool calls, three more per message and
+ * three for the answer's start, and the tool definitions' JSON.
+ */
+export function countPromptTokens(body: ReceivedRequest['body']): number {
+  const text = (content: unknown): string =>
+    typeof content === 'string'
+      ? content
+      : Array.isArray(content)
+        ? content.map((part) => (typeof part?.text === 'string' ? part.text : '')).join('')
+        : '';
+  let tokens = 3;
+  for (const message of body.messages) {
+    tokens += 3 + serverCounter.count(message.role) + serverCounter.count(text(message.content));
+    for (const call of message.tool_calls ?? []) {
+      tokens +=
+        serverCounter.count(call.function.name) + serverCounter.count(call.function.arguments);
+    }
+  }
+  return tokens + (body.tools?.length ? serverCounter.count(JSON.stringify(body.tools)) : 0);
+}
+
+const serverCounter = createTiktokenCounter('o200k_base');
+
+/**
+ * Starts the server on 127.0.0.1 at a free port. An answer whose `usage` has no `prompt_tokens`
+ * gets the server's count of the request (see {@link countPromptTokens}), as an endpoint reports.
+ */
 export async function startChatCompletionsServer(
   respond: (request: ReceivedRequest, index: number) => Reply,
 ): Promise<ChatCompletionsServer> {
@@ -66,7 +95,9 @@ export async function startChatCompletionsServer(
       if (reply === 'hold') return;
       outgoing
         .writeHead(reply.status ?? 200, { 'content-type': 'application/json' })
-        .end(reply.raw ? String(reply.body) : JSON.stringify(reply.body));
+        .end(
+          reply.raw ? String(reply.body) : JSON.stringify(withPromptTokens(reply.body, request)),
+        );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -86,8 +117,26 @@ export async function startChatCompletionsServer(
   };
 }
 
+/** `body` with the server's count of the request where its `usage` has no `prompt_tokens`. */
+function withPromptTokens(body: unknown, request: ReceivedRequest): unknown {
+  const usage = (body as { usage?: Record<string, unknown> } | null)?.usage;
+  if (typeof usage !== 'object' || usage === null || usage.prompt_tokens !== undefined) return body;
+  const prompt = countPromptTokens(request.body);
+  const completion = typeof usage.completion_tokens === 'number' ? usage.completion_tokens : 0;
+  return {
+    ...(body as object),
+    usage: { ...usage, prompt_tokens: prompt, total_tokens: prompt + completion },
+  };
+}
+
+/** What a completion reports of its prompt: the server's count of it, unless given. */
+export interface CompletionUsage {
+  /** `usage.prompt_tokens`. */
+  promptTokens?: number;
+}
+
 /** A completion answering with text. */
-export function textCompletion(text: string): Reply {
+export function textCompletion(text: string, usage: CompletionUsage = {}): Reply {
   return {
     body: {
       id: 'chatcmpl-test',
@@ -100,13 +149,16 @@ export function textCompletion(text: string): Reply {
           message: { role: 'assistant', content: text, refusal: null },
         },
       ],
-      usage: { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 },
+      usage: completionUsage(usage, 10),
     },
   };
 }
 
 /** A completion asking for tool calls. */
-export function toolCallCompletion(calls: { id: string; name: string; input: unknown }[]): Reply {
+export function toolCallCompletion(
+  calls: { id: string; name: string; input: unknown }[],
+  usage: CompletionUsage = {},
+): Reply {
   return {
     body: {
       id: 'chatcmpl-test',
@@ -127,9 +179,20 @@ export function toolCallCompletion(calls: { id: string; name: string; input: unk
           },
         },
       ],
-      usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 },
+      usage: completionUsage(usage, 20),
     },
   };
+}
+
+/** The `usage` of a completion: `promptTokens` when given, else left for the server to count. */
+function completionUsage(usage: CompletionUsage, completionTokens: number): Record<string, number> {
+  return usage.promptTokens === undefined
+    ? { completion_tokens: completionTokens }
+    : {
+        prompt_tokens: usage.promptTokens,
+        completion_tokens: completionTokens,
+        total_tokens: usage.promptTokens + completionTokens,
+      };
 }
 
 /** OpenAI's 400 answer for a prompt longer than the window. */

@@ -42,7 +42,7 @@ async function failure(promise: Promise<unknown>): Promise<ContextError> {
 
 describe('createOpenAIChatModel', () => {
   it('sends the prompt, tools and key in the chat-completions format and reads text and usage back', async () => {
-    const server = await serve(textCompletion('All good.'));
+    const server = await serve(textCompletion('All good.', { promptTokens: 100 }));
     const model = createOpenAIChatModel({
       baseUrl: `${server.url}/`,
       model: 'gpt-test',
@@ -67,7 +67,9 @@ describe('createOpenAIChatModel', () => {
   });
 
   it('sends the prompt cache key, and reads the cached prompt tokens back', async () => {
-    const reply = textCompletion('Cached.') as { body: { usage: Record<string, unknown> } };
+    const reply = textCompletion('Cached.', { promptTokens: 100 }) as {
+      body: { usage: Record<string, unknown> };
+    };
     reply.body.usage.prompt_tokens_details = { cached_tokens: 64 };
     const server = await serve(reply);
     const model = createOpenAIChatModel({ baseUrl: server.url, model: 'gpt-test' });
@@ -77,7 +79,9 @@ describe('createOpenAIChatModel', () => {
   });
 
   it('reads the cache figures of Anthropic models served in this format', async () => {
-    const reply = textCompletion('Cached.') as { body: { usage: Record<string, unknown> } };
+    const reply = textCompletion('Cached.', { promptTokens: 100 }) as {
+      body: { usage: Record<string, unknown> };
+    };
     reply.body.usage.cache_read_input_tokens = 50;
     reply.body.usage.cache_creation_input_tokens = 30;
     const server = await serve(reply);

@@ -3,10 +3,13 @@ import { queryToolOutput } from '@ctxkit/tool-output-store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { createComponents } from '../src/create-components.js';
+import type { ModelRequestRecord } from '../src/process-task.js';
 import { runWorker } from '../src/worker.js';
 import { captureLogger } from './capture-logger.js';
 import {
+  type CompletionUsage,
   contextLengthExceededReply,
+  countPromptTokens,
   type ReceivedRequest,
   type Reply,
   startChatCompletionsServer,
@@ -48,15 +51,18 @@ async function setup(
 }
 
 const lastRole = (request: ReceivedRequest) => request.body.messages.at(-1)?.role;
-const investigate = (index: number): Reply =>
-  toolCallCompletion([
-    { id: `call_${index}_a`, name: 'inspect_container', input: { name: 'payments-api' } },
-    {
-      id: `call_${index}_b`,
-      name: 'get_container_logs',
-      input: { name: 'edge-nginx', tail: 2000 },
-    },
-  ]);
+const investigate = (index: number, usage?: CompletionUsage): Reply =>
+  toolCallCompletion(
+    [
+      { id: `call_${index}_a`, name: 'inspect_container', input: { name: 'payments-api' } },
+      {
+        id: `call_${index}_b`,
+        name: 'get_container_logs',
+        input: { name: 'edge-nginx', tail: 2000 },
+      },
+    ],
+    usage,
+  );
 
 describe('the worker against a chat-completions server', () => {
   it('runs the tools the model asks for, stores the whole turn once and records two events per call', async () => {
@@ -113,7 +119,7 @@ describe('the worker against a chat-completions server', () => {
     ]);
     // The usage the server reported, beside the prediction (unknown cost: a model without prices).
     expect(events[1]?.payload).toMatchObject({
-      inputTokens: 100,
+      inputTokens: countPromptTokens(first.body),
       outputTokens: 20,
       taskId: task.id,
       predictedCost: { inputUsd: null, inputTokens: expect.any(Number) },
@@ -204,6 +210,56 @@ describe('the worker against a chat-completions server', () => {
           toolOutputText(part.output).includes('output stored as ref='),
       ),
     ).toHaveLength(2);
+  });
+
+  it('records each call’s reported usage: after calls the server counts 1.3 times, prompts budget 1.3 times tighter', async () => {
+    const records: ModelRequestRecord[] = [];
+    // The server says each prompt holds 1.3 times the tokens the worker counted in it (the
+    // newest request's), some read from its cache; the fourth answer reports no usage.
+    const { components, config } = await setup((request, index) => {
+      const counted = (records.at(-1) as ModelRequestRecord).tokensSent;
+      const usage = { promptTokens: Math.ceil(counted * 1.3) };
+      const reply =
+        lastRole(request) === 'user' ? investigate(index, usage) : textCompletion('Found.', usage);
+      const { body } = reply as { body: { usage?: Record<string, unknown> } };
+      if (index === 3) delete body.usage;
+      else body.usage = { ...body.usage, prompt_tokens_details: { cached_tokens: 64 } };
+      return reply;
+    });
+    for (const question of [
+      'Why does payments-api restart?',
+      'And edge-nginx?',
+      'Anything else?',
+    ]) {
+      await components.queue.enqueue('incident', question);
+    }
+    const summary = await runWorker({
+      queue: components.queue,
+      components,
+      settings: config,
+      onRequest: (record) => records.push(record),
+    });
+    expect(summary).toMatchObject({ done: 3, failed: 0 });
+
+    expect(records).toHaveLength(6);
+    const providerMaxTokens = components.manager.maxTokens;
+    expect(records[0]?.report.calibration).toMatchObject({ kind: 'estimated', samples: 0 });
+    // The calls whose usage was learnt before each request: all before it but the fourth.
+    const learnt = (before: number) => records.slice(0, before).filter((_, index) => index !== 3);
+    for (const [index, { report }] of records.entries()) {
+      if (index === 0) continue;
+      const { calibration } = report;
+      expect(calibration.kind).toBe('calibrated');
+      expect(calibration.samples).toBe(learnt(index).length);
+      expect(calibration.factor).toBeCloseTo(1.3, 3);
+      expect(calibration.providerMaxTokens).toBe(providerMaxTokens);
+      expect(report.maxTokens).toBe(
+        Math.floor(providerMaxTokens / (calibration.factor * (1 + calibration.margin))),
+      );
+      expect(report.maxTokens).toBeLessThan(providerMaxTokens / 1.3);
+    }
+    // The answer without usage taught nothing.
+    expect(records[4]?.report.calibration.samples).toBe(records[3]?.report.calibration.samples);
   });
 
   it('on a 400 context_length_exceeded, fits the prompt again to a tighter budget and retries once', async () => {

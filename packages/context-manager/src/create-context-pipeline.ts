@@ -22,6 +22,7 @@ import {
   type OptionKeys,
   optionChecker,
   type PromptAssembler,
+  type ProviderUsage,
   readArrayOnce,
   resolveModelLimits,
   type TokenBudget,
@@ -36,6 +37,8 @@ import { fitLeftSomethingOut, holdsEvery, sentMessages, storedTokens } from './h
 import { createLastBuilds } from './last-builds.js';
 import { SOURCE } from './source.js';
 import { systemMessages } from './system-messages.js';
+import { inCounterTokens } from './usage-calibration.js';
+import { usageOfFit } from './usage-of-fit.js';
 
 /** Options of {@link createContextPipeline}. */
 export interface ContextPipelineOptions {
@@ -196,6 +199,21 @@ export interface ContextPipeline {
    * @throws AbortedError (`aborted`) when `input.signal` aborts the compression
    */
   build(conversationId: string, input: BuildInput): Promise<BuildResult>;
+  /**
+   * Learns from the input tokens the provider reported for the prompt of a build, through the
+   * manager's `recordUsage`: later builds budget with how the counter's counts relate to the
+   * provider's (see `FitReport.calibration`). A build's prompt holds the new input and what the
+   * assembler added beside the fitted history, so the usage is taken at the share of the
+   * prompt the fit counted (see `usageOfFit`). Call it once per model call, with the report of
+   * the build whose prompt was sent.
+   *
+   * @param report - the report of the build whose prompt was sent
+   * @param usage - what the provider reported for that request
+   * @throws InvalidOptionError as the manager's `recordUsage`: (`invalid_option`) when `report`
+   *   is not a report of this pipeline's fits or `usage` holds a count that is not a whole
+   *   number; (`unknown_option`) for a key `usage` does not have
+   */
+  recordUsage(report: FitReport, usage: ProviderUsage): void;
 }
 
 /**
@@ -238,6 +256,8 @@ export function createContextPipeline(options: ContextPipelineOptions): ContextP
   const { counter } = manager;
   const lastPrompts = lastPromptStoreOf(provider);
   const lastBuilds = createLastBuilds(lastPrompts);
+  // The tokens each build sent, by its report: the fit counted only its own part of them.
+  const sentTokens = new WeakMap<FitReport, number>();
 
   return Object.freeze({
     budget,
@@ -252,11 +272,17 @@ export function createContextPipeline(options: ContextPipelineOptions): ContextP
       const toolTokens = input.tools?.length ? manager.countTools(input.tools) : 0;
       // What cannot fit, with the whole request's figures: the prompt's tokens, and the history
       // as the compressor left it (or as loaded, when the fit itself gave up).
-      const tooLarge = (promptTokens: number, kept: readonly Message[], keptTokens: number) =>
+      const tooLarge = (
+        promptTokens: number,
+        kept: readonly Message[],
+        keptTokens: number,
+        counterLimit = requestLimit,
+      ) =>
         promptTooLarge({
           conversationId,
           promptTokens,
           requestLimit,
+          counterLimit,
           budget,
           systemTokens,
           inputTokens,
@@ -323,17 +349,33 @@ export function createContextPipeline(options: ContextPipelineOptions): ContextP
       // Counted from content, by the library's own counts: no stale or planted count can let a
       // prompt over the limit, and messages counted before cost a hash.
       const promptTokens = countTokensFromContent(messages, counter) + toolTokens;
-      if (promptTokens > requestLimit) {
-        throw tooLarge(promptTokens, (built as AssembledPrompt).fitted, report.estimatedTokens);
+      // In the counter's tokens, as the fit calibrated the budget by the provider's usage.
+      const counterLimit = inCounterTokens(requestLimit, report.calibration ?? UNCALIBRATED);
+      if (promptTokens > counterLimit) {
+        throw tooLarge(
+          promptTokens,
+          (built as AssembledPrompt).fitted,
+          report.estimatedTokens,
+          counterLimit,
+        );
       }
       await events?.record(compressedEvent(conversationId, report));
       if (historyReach === 'window') lastBuilds.remember(conversationId, history, sent);
+      sentTokens.set(report, promptTokens);
       return { messages, report, historyBudget: { maxTokens: report.budgetTokens } };
+    },
+    recordUsage(report: FitReport, usage: ProviderUsage): void {
+      const sent =
+        typeof report === 'object' && report !== null ? sentTokens.get(report) : undefined;
+      manager.recordUsage(report, sent === undefined ? usage : usageOfFit(usage, sent, report));
     },
   });
 }
 
 // --- internal helpers ---
+
+/** The calibration of a report from a manager that has none: counts taken as they are. */
+const UNCALIBRATED = Object.freeze({ factor: 1, margin: 0 });
 
 function assertHistoryReach(reach: unknown): void {
   if (reach === 'window' || reach === 'all') return;
@@ -387,6 +429,8 @@ function promptTooLarge(facts: {
   conversationId: string;
   promptTokens: number;
   requestLimit: number;
+  /** The limit in the counter's tokens, once calibrated by the provider's usage. */
+  counterLimit: number;
   budget: Readonly<TokenBudget>;
   systemTokens: number;
   inputTokens: number;
@@ -407,7 +451,11 @@ function promptTooLarge(facts: {
     message:
       `The prompt for conversation ${JSON.stringify(facts.conversationId)} needs ` +
       `${facts.promptTokens} tokens, but the window of ${facts.budget.maxTokens} less the ` +
-      `reserve of ${reserve} leaves ${facts.requestLimit}. What cannot be dropped: the system ` +
+      `reserve of ${reserve} leaves ${facts.requestLimit}` +
+      (facts.counterLimit === facts.requestLimit
+        ? ''
+        : ` (${facts.counterLimit} by the counter, as the provider's reported usage calibrates it)`) +
+      '. What cannot be dropped: the system ' +
       `prompt (${facts.systemTokens} tokens), the tools (${facts.toolTokens}), the input ` +
       `(${facts.inputTokens}) and the pinned or ` +
       `system messages of the history (${pinnedTokens} tokens in ${kept.length} messages); the ` +
@@ -417,6 +465,7 @@ function promptTooLarge(facts: {
       conversationId: facts.conversationId,
       promptTokens: facts.promptTokens,
       requestLimit: facts.requestLimit,
+      ...(facts.counterLimit === facts.requestLimit ? {} : { counterLimit: facts.counterLimit }),
       systemTokens: facts.systemTokens,
       inputTokens: facts.inputTokens,
       toolTokens: facts.toolTokens,

@@ -11,6 +11,7 @@ import {
   type PromptAssembler,
 } from '@ctxkit/context-core';
 import { SOURCE } from './source.js';
+import { inCounterTokens, inProviderTokens } from './usage-calibration.js';
 
 /** Options of {@link fitAndAssemble}: a fit's options, the assembler and what it adds. */
 export interface FitAndAssembleOptions extends FitOptions {
@@ -46,7 +47,10 @@ export interface AssembledPrompt {
  * input's tokens are set aside before the fit. When what the assembler adds (a notice opening a
  * history that no longer starts with the user, say) pushes the prompt over, the messages are
  * fitted again to what they took less the overshoot, at most three fits in all; a compressor that
- * fits its budget makes this end. The caller checks the final prompt (the pipeline does).
+ * fits its budget makes this end. Once the manager has learnt from reported usage
+ * (`recordUsage`), the budget is compared in the counter's tokens as the fit's report calibrates
+ * it (`report.calibration`), so an input the provider counts more of than the counter does is
+ * made room for too. The caller checks the final prompt (the pipeline does).
  *
  * @param manager - the manager whose counter, tool pricing and budget are used
  * @param messages - the messages to fit, oldest first
@@ -83,13 +87,17 @@ export async function fitAndAssemble(
       report: fitted.report,
       fitted: fitted.messages,
     };
+    // The whole budget in the counter's tokens, as the fit calibrated its own by the provider's
+    // reported usage (the input was set aside at the counter's count, which may be short).
+    const calibration = fitted.report.calibration ?? UNCALIBRATED;
+    const budgetTokens = inCounterTokens(budget, calibration);
     // The tools as the fit counted them: counting them here too would walk them once more.
     const overshoot =
-      countTokens(built.messages, manager.counter) + fitted.report.toolTokens - budget;
+      countTokens(built.messages, manager.counter) + fitted.report.toolTokens - budgetTokens;
     if (overshoot <= 0 || fitted.report.estimatedTokens === 0) break;
     const next = fitted.report.promptTokens - overshoot;
     if (next < 1) break;
-    limit = next;
+    limit = Math.min(budget, inProviderTokens(next, calibration));
   }
   return built as AssembledPrompt;
 }
@@ -98,6 +106,9 @@ export async function fitAndAssemble(
 
 /** Most fits of one prompt (see the overshoot loop). */
 const MAX_FITS = 3;
+
+/** The calibration of a report from a manager that has none: counts taken as they are. */
+const UNCALIBRATED = Object.freeze({ factor: 1, margin: 0 });
 
 const OPTION_KEYS = Object.freeze({
   ...FIT_OPTION_KEYS,

@@ -33,6 +33,7 @@ export {
 export { type FormatReportOptions, formatReport } from './format-report.js';
 export { type HybridOptions, hybrid } from './hybrid.js';
 export { modelProvider } from './model-provider.js';
+export { usageOfFit } from './usage-of-fit.js';
 export {
   type AttemptFit,
   type ContextRetryCall,

@@ -16,6 +16,36 @@ export const CALIBRATION_BASE_MARGIN = 0.02;
  */
 export const CALIBRATION_FACTOR_BOUNDS = Object.freeze({ min: 0.5, max: 2 });
 
+/**
+ * A budget in the provider's tokens as the counter's: `providerTokens / (factor × (1 +
+ * margin))`, rounded down, at least 1; the budget a fit of that calibration keeps to.
+ *
+ * @param providerTokens - the budget in the provider's tokens
+ * @param calibration - the factor and margin of a fit (`FitReport.calibration`)
+ * @returns the budget in the counter's tokens
+ */
+export function inCounterTokens(
+  providerTokens: number,
+  calibration: { readonly factor: number; readonly margin: number },
+): number {
+  return Math.max(1, Math.floor(providerTokens / (calibration.factor * (1 + calibration.margin))));
+}
+
+/**
+ * The counter's tokens as the provider's, the other way from {@link inCounterTokens}: rounded
+ * down, so that a fit to it keeps to at most `counterTokens`.
+ *
+ * @param counterTokens - tokens by the counter
+ * @param calibration - the factor and margin of a fit (`FitReport.calibration`)
+ * @returns the provider's tokens, at least 1
+ */
+export function inProviderTokens(
+  counterTokens: number,
+  calibration: { readonly factor: number; readonly margin: number },
+): number {
+  return Math.max(1, Math.floor(counterTokens * calibration.factor * (1 + calibration.margin)));
+}
+
 /** A budget in the counter's tokens, and how it was made. */
 export interface CalibratedBudget {
   /** The budget to fit to, in the counter's tokens. */
@@ -95,7 +125,7 @@ export function createUsageCalibration(uncalibrated: 'exact' | 'estimated'): Usa
       }
       const margin = spread + CALIBRATION_BASE_MARGIN / Math.sqrt(samples.length);
       return {
-        maxTokens: Math.max(1, Math.floor(providerMaxTokens / (factor * (1 + margin)))),
+        maxTokens: inCounterTokens(providerMaxTokens, { factor, margin }),
         kind: 'calibrated',
         factor,
         margin,

@@ -7,6 +7,7 @@ import {
   type Message,
   type OptionKeys,
   optionChecker,
+  type ProviderUsage,
 } from '@ctxkit/context-core';
 import {
   CONTEXT_MANAGER_OPTION_KEYS,
@@ -18,6 +19,7 @@ import { agentToolDeclarations } from './agent-tool-declarations.js';
 import type { ItemConversions } from './items-to-messages.js';
 import { messagesToItems } from './messages-to-items.js';
 import { type OrphanResultRepair, toFittableMessages } from './repair-orphan-results.js';
+import { runUsage } from './run-usage.js';
 import { SOURCE } from './source.js';
 
 /** What {@link ContextInputFilterOptions.onFit} is told after each fit. */
@@ -54,6 +56,16 @@ export interface ContextInputFilterOptions extends ContextManagerOptions {
    * @default none
    */
   onFit?: (fit: InputFit) => void;
+  /**
+   * Whether the input tokens the SDK reports for each request (`usage` of the run's context) are
+   * handed to the manager's `recordUsage` with the report of the fit sent in it, so that later
+   * fits budget with how the provider counts. Turn it off where the provider counts more than
+   * the filter sent: a conversation kept on OpenAI's side (`previousResponseId`,
+   * `conversationId` of `run()`), where each request sends only the new items.
+   *
+   * @default true
+   */
+  recordUsage?: boolean;
 }
 
 /**
@@ -66,10 +78,19 @@ export interface ContextInputFilterOptions extends ContextManagerOptions {
  * `function_call_result` without its call is passed through verbatim and reported to `onFit` and
  * as a `warn` line to the logger, never dropped silently.
  *
+ * Unless `recordUsage` is false, the input tokens the SDK reports for each request (the run
+ * context's `usage`, cached tokens included) go to the manager's `recordUsage` with the report
+ * of the fit sent in it: at the run's next model call, or when the run ends for its last. A fit
+ * is left out when other than exactly one request of its run was made since (a failed request,
+ * one without usage, retries), and when its run cannot be told: the first call of an agent's
+ * first run (the filter learns runs from the agent's lifecycle events), or runs at once that
+ * share both their first input item and their `context` object.
+ *
  * @param options - a `manager`, or the options of `createContextManager`; `conversationId`, `onFit`
  * @returns the filter
  * @throws InvalidOptionError (`invalid_option`) at creation for bad manager options, a `manager`
- *   that is not one or comes with manager options beside it (but `logger`), a `keepFirstUserMessage`
+ *   that is not one (without `recordUsage` unless the option `recordUsage` is false) or comes
+ *   with manager options beside it (but `logger`), a `keepFirstUserMessage` or `recordUsage`
  *   that is not a boolean, an `onFit` that is not a function or an empty `conversationId`; from the
  *   filter, InvalidMessageError for malformed items and BudgetError when the input cannot fit
  * @example
@@ -85,12 +106,14 @@ export function contextInputFilter(options: ContextInputFilterOptions = {}): Cal
     conversationId,
     onFit,
     keepFirstUserMessage,
+    recordUsage,
     ...managerOptions
   } = options;
+  const learn = check.boolean('recordUsage', recordUsage, true);
   const manager =
     given === undefined
       ? createContextManager(managerOptions)
-      : checkedManager(given, managerOptions);
+      : checkedManager(given, managerOptions, learn);
   const pinFirst = check.boolean('keepFirstUserMessage', keepFirstUserMessage, true);
   const notify = check.function<((fit: InputFit) => void) | undefined>('onFit', onFit, undefined);
   if (conversationId !== undefined) {
@@ -98,7 +121,21 @@ export function contextInputFilter(options: ContextInputFilterOptions = {}): Cal
   }
   const logger: Logger | undefined = managerOptions.logger;
   const converted: ItemConversions = new WeakMap();
-  const filter: CallModelInputFilter = async ({ modelData, agent }): Promise<ModelInputData> => {
+  // A calibration that fails must not fail the run: the request went out already.
+  const record = (report: FitReport, usage: ProviderUsage) => {
+    try {
+      manager.recordUsage(report, usage);
+    } catch (error) {
+      logger?.warn('openai-agents: the usage of a request could not be recorded', error);
+    }
+  };
+  const filter: CallModelInputFilter = async ({
+    modelData,
+    agent,
+    context,
+  }): Promise<ModelInputData> => {
+    // The previous request's usage first, so that this fit budgets with it.
+    if (learn) runUsage.settle(agent, modelData.input, context);
     const { messages, repairs } = toFittableMessages(modelData.input, converted);
     if (pinFirst) pinFirstUserMessage(messages);
     const fit = await manager.fit(messages, {
@@ -111,6 +148,7 @@ export function contextInputFilter(options: ContextInputFilterOptions = {}): Cal
         `openai-agents: ${repairs.length} function_call_result item(s) without their call passed through (call ids ${repairs.map((repair) => repair.callId).join(', ')})`,
       );
     }
+    if (learn) runUsage.hold(modelData.input, context, fit.report, record);
     notify?.({ report: fit.report, repairs });
     return { ...modelData, input: fittedItems(modelData.input, fit) };
   };
@@ -125,12 +163,23 @@ export function contextInputFilter(options: ContextInputFilterOptions = {}): Cal
  * `manager`, checked, and checked to come alone: manager options beside it (but `logger`, which
  * the filter writes its warnings to) would be silently unused.
  */
-function checkedManager(manager: unknown, managerOptions: ContextManagerOptions): ContextManager {
+function checkedManager(
+  manager: unknown,
+  managerOptions: ContextManagerOptions,
+  recordsUsage: boolean,
+): ContextManager {
   const check = optionChecker(SOURCE, 'contextInputFilter');
   const checked = check.methods<ContextManager>('manager', manager, undefined as never, [
     'fit',
     'countTools',
   ]);
+  if (recordsUsage && typeof checked.recordUsage !== 'function') {
+    throw check.invalid(
+      'manager',
+      manager,
+      'a manager with a recordUsage method, or given with `recordUsage: false`',
+    );
+  }
   const unused = Object.entries(managerOptions)
     .filter(([name, value]) => name !== 'logger' && value !== undefined)
     .map(([name]) => name);
@@ -171,4 +220,5 @@ const OPTION_KEYS = Object.freeze({
   conversationId: true,
   keepFirstUserMessage: true,
   onFit: true,
+  recordUsage: true,
 } satisfies OptionKeys<ContextInputFilterOptions>);

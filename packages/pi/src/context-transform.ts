@@ -7,6 +7,7 @@ import {
   type ModelInfo,
   type OptionKeys,
   optionChecker,
+  type ProviderUsage,
   reuseSame,
   silentLogger,
   type ToolDeclaration,
@@ -87,6 +88,14 @@ export interface ContextTransformOptions extends Omit<ContextManagerOptions, 'mo
    * @default the messages as they came, with an error on `logger`
    */
   onError?: (error: unknown, messages: AgentMessage[]) => AgentMessage[] | Promise<AgentMessage[]>;
+  /**
+   * Whether the usage of each model call (the `usage` of the assistant message it answered with)
+   * is handed to the manager's `recordUsage` with the report of the fit it sent, so that later
+   * fits budget with how the provider counts.
+   *
+   * @default true
+   */
+  recordUsage?: boolean;
 }
 
 /** pi-agent-core's `transformContext`: the messages of one model call in, those to send out. */
@@ -108,10 +117,18 @@ export type TransformContext = (
  * call is sent as a user message (see `repairToolResults`) and reported to `onRepair`. A failed
  * fit goes to `onError`; an aborted one returns the messages as they came.
  *
+ * Unless `recordUsage` is false, each call hands the usage of the newest assistant message (the
+ * answer to the previous call: `input + cacheRead + cacheWrite`, as pi's `input` leaves the
+ * cache out) to the manager's `recordUsage` with the previous fit's report, before it fits: when
+ * exactly one assistant message came since that fit, it did not end in an error or an abort,
+ * and it reports input tokens. The last call of a run is recorded at the next run's first. One
+ * transform per agent: its calls are taken to follow one another.
+ *
  * @param options - the manager or its options, the prompt's source, the callbacks
  * @returns the transform
- * @throws InvalidOptionError (`invalid_option`) at creation for a malformed option, or when
- *   neither `manager`, `model` nor `maxTokens` is given
+ * @throws InvalidOptionError (`invalid_option`) at creation for a malformed option, when
+ *   neither `manager`, `model` nor `maxTokens` is given, or for a `manager` without
+ *   `recordUsage` unless the option `recordUsage` is false
  * @example
  * ```ts
  * const agent = new Agent({ initialState: { model, systemPrompt, tools } });
@@ -132,6 +149,7 @@ export function contextTransform(options: ContextTransformOptions = {}): Transfo
     ),
   ) as Omit<ContextManagerOptions, 'model'>;
   const keepTask = check.boolean('keepFirstUserMessage', keepFirstUserMessage, true);
+  const learn = check.boolean('recordUsage', options.recordUsage, true);
   const manager =
     given === undefined
       ? createContextManager({
@@ -139,6 +157,13 @@ export function contextTransform(options: ContextTransformOptions = {}): Transfo
           ...(model === undefined ? {} : { model: isPiModel(model) ? piModelInfo(model) : model }),
         })
       : check.methods<ContextManager>('manager', given, given, ['fit']);
+  if (learn && typeof manager.recordUsage !== 'function') {
+    throw check.invalid(
+      'manager',
+      given,
+      'a manager with a recordUsage method, or given with `recordUsage: false`',
+    );
+  }
   const logger = check.methods<Logger>('logger', options.logger, silentLogger, ['warn', 'error']);
   const readContext = promptReader(context, check.invalid);
   const onRepair = check.function('onRepair', options.onRepair, (repair: ToolResultRepair) => {
@@ -190,8 +215,27 @@ export function contextTransform(options: ContextTransformOptions = {}): Transfo
       })),
     );
 
+  // The report of the previous fit, until the answer to its call is seen; the assistant
+  // messages seen at earlier calls, to tell the new ones.
+  let previous: FitReport | undefined;
+  const answersSeen = new WeakSet<object>();
+  const recordAnswer = (messages: readonly AgentMessage[]) => {
+    const report = previous;
+    previous = undefined;
+    const answer = newAnswer(messages, answersSeen);
+    const usage = answer === undefined ? undefined : usageOf(answer);
+    if (report === undefined || usage === undefined) return;
+    try {
+      manager.recordUsage(report, usage);
+    } catch (error) {
+      logger.warn('[ctxkit/pi] the usage of a model call could not be recorded.', error);
+    }
+  };
+
   return async (messages, signal) => {
     try {
+      // The previous call's usage first, so that this fit budgets with it.
+      if (learn) recordAnswer(messages);
       const { messages: sent, repairs } = repairToolResults(messages);
       for (const repair of repairs) onRepair(repair);
       const input = sent.map(convert);
@@ -204,6 +248,7 @@ export function contextTransform(options: ContextTransformOptions = {}): Transfo
         ...(signal === undefined ? {} : { signal }),
         ...(conversationId === undefined ? {} : { conversationId }),
       });
+      if (learn) previous = report;
       onFit?.(report);
       return backToPi(output, input, sent, report);
     } catch (error) {
@@ -228,6 +273,48 @@ function promptReader(
     context,
     'an object with systemPrompt and tools, or a function returning one',
   );
+}
+
+/**
+ * The answer to the previous call: the newest assistant message, when it is the only one not
+ * seen at an earlier call (none: the call failed before answering; several: the transcript was
+ * changed between calls, and which answered the fit cannot be told). Marks them seen.
+ */
+function newAnswer(messages: readonly AgentMessage[], seen: WeakSet<object>): object | undefined {
+  const unseen: object[] = [];
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const message = messages[index] as unknown;
+    if (typeof message !== 'object' || message === null) continue;
+    if ((message as { role?: unknown }).role !== 'assistant') continue;
+    if (seen.has(message)) break;
+    seen.add(message);
+    unseen.push(message);
+  }
+  return unseen.length === 1 ? unseen[0] : undefined;
+}
+
+/**
+ * An assistant message's input tokens as the manager takes them: pi's `input` leaves out the
+ * tokens read from and written to the prompt cache (`cacheRead`, `cacheWrite`), so they are
+ * added. `undefined` for an errored or aborted call, and for usage without input tokens.
+ */
+function usageOf(answer: object): ProviderUsage | undefined {
+  const { stopReason, usage } = answer as { stopReason?: unknown; usage?: unknown };
+  if (stopReason === 'error' || stopReason === 'aborted') return undefined;
+  if (typeof usage !== 'object' || usage === null) return undefined;
+  const { input, cacheRead = 0, cacheWrite = 0 } = usage as Record<string, unknown>;
+  const counts = [input, cacheRead, cacheWrite];
+  if (!counts.every((count) => Number.isSafeInteger(count) && (count as number) >= 0)) {
+    return undefined;
+  }
+  const [fresh, read, written] = counts as [number, number, number];
+  const inputTokens = fresh + read + written;
+  if (inputTokens < 1 || !Number.isSafeInteger(inputTokens)) return undefined;
+  return {
+    inputTokens,
+    ...(read > 0 ? { cacheReadTokens: read } : {}),
+    ...(written > 0 ? { cacheWriteTokens: written } : {}),
+  };
 }
 
 /** The fit's output as pi's messages: the originals where kept, rebuilt from them where changed. */
@@ -276,4 +363,5 @@ const OPTION_KEYS = Object.freeze({
   onRepair: true,
   onFit: true,
   onError: true,
+  recordUsage: true,
 } satisfies OptionKeys<ContextTransformOptions>);

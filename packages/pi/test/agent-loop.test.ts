@@ -12,12 +12,14 @@ import {
 import { afterAll, expect, it } from 'vitest';
 import { contextTransform, piModelInfo, toCtxkitMessages } from '../src/index.js';
 
-// A 40-step tool-calling run of pi's own Agent against pi-ai's faux provider (no network): every
+// A 60-step tool-calling run of pi's own Agent against pi-ai's faux provider (no network): every
 // step calls a tool whose output is 50 KB of logs, far more than the window holds in total. The
 // transform must keep every request the model receives within the budget, tool definitions and
-// system prompt included, with every tool result after its call and the task kept.
+// system prompt included, with every tool result after its call and the task kept. It records
+// each answer's usage (the faux provider's count, a token per four characters), so the budget
+// holds by the provider's count too.
 
-const STEPS = 40;
+const STEPS = 60;
 const OUTPUT_CHARS = 51_200;
 
 const faux = registerFauxProvider({
@@ -39,7 +41,7 @@ const readLog: AgentTool = {
   },
 };
 
-it('keeps every request of a 40-step agent run within the budget, paired, with its task', async () => {
+it(`keeps every request of a ${STEPS}-step agent run within the budget, paired, with its task`, async () => {
   const model = faux.getModel();
   // The manager's defaults: the transform itself keeps the task (keepFirstUserMessage).
   const manager = createContextManager({ model: piModelInfo(model) });
@@ -88,9 +90,16 @@ it('keeps every request of a 40-step agent run within the budget, paired, with i
       parameters: readLog.parameters as unknown as Record<string, unknown>,
     },
   ]);
-  for (const request of requests) {
+  // Each answer's usage, by the faux provider's count (a token per four characters), is
+  // recorded: the budget in the counter's tokens is each fit's own, and the provider's count
+  // of each request stays within the manager's.
+  const answers = transcript.filter((message) => message.role === 'assistant');
+  expect(answers).toHaveLength(requests.length);
+  expect(reports.at(-1)?.calibration).toMatchObject({ kind: 'calibrated', samples: 16 });
+  for (const [index, request] of requests.entries()) {
     const sent = countTokens(toCtxkitMessages(request.messages), manager.counter);
-    expect(sent + system + tools).toBeLessThanOrEqual(manager.maxTokens);
+    expect(sent + system + tools).toBeLessThanOrEqual(reports[index]?.maxTokens ?? 0);
+    expect(answers[index]?.usage.input).toBeLessThanOrEqual(manager.maxTokens);
     expect(request.messages[0]).toBe(task);
     const calls = new Set<string>();
     const answered = new Set<string>();
