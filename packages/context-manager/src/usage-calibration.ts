@@ -46,6 +46,13 @@ export function inProviderTokens(
   return Math.max(1, Math.floor(counterTokens * calibration.factor * (1 + calibration.margin)));
 }
 
+/**
+ * The widest margin: one report far off the others (a usage of another request) widens the
+ * margin for the {@link CALIBRATION_SAMPLES} reports it is kept, but never shrinks the budget by
+ * more than this share, so fits still go out and newer reports push it out.
+ */
+export const CALIBRATION_MAX_MARGIN = 0.25;
+
 /** A budget in the counter's tokens, and how it was made. */
 export interface CalibratedBudget {
   /** The budget to fit to, in the counter's tokens. */
@@ -83,7 +90,8 @@ export interface UsageCalibration {
  * A calibration: the factor is the provider's tokens over the counter's, summed over the newest
  * {@link CALIBRATION_SAMPLES} reports (so large prompts weigh more); the margin is the most any
  * of the larger of those reports went over the factor's prediction, plus
- * {@link CALIBRATION_BASE_MARGIN} over the square root of their number.
+ * {@link CALIBRATION_BASE_MARGIN} over the square root of their number, at most
+ * {@link CALIBRATION_MAX_MARGIN}.
  *
  * @param uncalibrated - what counts are before any report: `exact` for the model's own tokenizer
  * @returns the calibration, with nothing learnt yet
@@ -123,7 +131,10 @@ export function createUsageCalibration(uncalibrated: 'exact' | 'estimated'): Usa
         if (sample.counted * 4 < largest) continue;
         spread = Math.max(spread, sample.reported / (factor * sample.counted) - 1);
       }
-      const margin = spread + CALIBRATION_BASE_MARGIN / Math.sqrt(samples.length);
+      const margin = Math.min(
+        CALIBRATION_MAX_MARGIN,
+        spread + CALIBRATION_BASE_MARGIN / Math.sqrt(samples.length),
+      );
       return {
         maxTokens: inCounterTokens(providerMaxTokens, { factor, margin }),
         kind: 'calibrated',

@@ -5,6 +5,7 @@ import { createContextManager } from '../src/index.js';
 import {
   CALIBRATION_BASE_MARGIN,
   CALIBRATION_FACTOR_BOUNDS,
+  CALIBRATION_MAX_MARGIN,
   CALIBRATION_SAMPLES,
   createUsageCalibration,
 } from '../src/usage-calibration.js';
@@ -42,6 +43,16 @@ describe('createUsageCalibration', () => {
     const { factor, margin } = calibration.budget(10_000);
     expect(factor).toBeCloseTo(1.05);
     expect(margin).toBeCloseTo(1.1 / 1.05 - 1 + CALIBRATION_BASE_MARGIN / Math.sqrt(2));
+  });
+
+  it('bounds the margin a wild report widens, and forgets it after the newest reports', () => {
+    const calibration = createUsageCalibration('estimated');
+    for (let report = 0; report < 4; report += 1) calibration.record(10_000, 10_000);
+    calibration.record(10_000, 60_000);
+    expect(calibration.budget(10_000).margin).toBe(CALIBRATION_MAX_MARGIN);
+    for (let report = 0; report < CALIBRATION_SAMPLES; report += 1)
+      calibration.record(10_000, 10_000);
+    expect(calibration.budget(10_000).margin).toBeCloseTo(CALIBRATION_BASE_MARGIN / 4);
   });
 
   it('forgets the oldest reports, ignores empty ones and bounds the factor', () => {
