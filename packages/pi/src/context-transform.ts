@@ -215,18 +215,18 @@ export function contextTransform(options: ContextTransformOptions = {}): Transfo
       })),
     );
 
-  // The report of the previous fit, until the answer to its call is seen; the assistant
-  // messages seen at earlier calls, to tell the new ones.
-  let previous: FitReport | undefined;
-  const answersSeen = new WeakSet<object>();
+  // The previous fit's report and the last message it was given, until its call's answer is
+  // seen: the assistant message right after that message, and the only one after it.
+  let previous: { report: FitReport; last: AgentMessage | undefined } | undefined;
   const recordAnswer = (messages: readonly AgentMessage[]) => {
-    const report = previous;
+    const fitted = previous;
     previous = undefined;
-    const answer = newAnswer(messages, answersSeen);
+    if (fitted === undefined) return;
+    const answer = answerAfter(messages, fitted.last);
     const usage = answer === undefined ? undefined : usageOf(answer);
-    if (report === undefined || usage === undefined) return;
+    if (usage === undefined) return;
     try {
-      manager.recordUsage(report, usage);
+      manager.recordUsage(fitted.report, usage);
     } catch (error) {
       logger.warn('[ctxkit/pi] the usage of a model call could not be recorded.', error);
     }
@@ -248,7 +248,7 @@ export function contextTransform(options: ContextTransformOptions = {}): Transfo
         ...(signal === undefined ? {} : { signal }),
         ...(conversationId === undefined ? {} : { conversationId }),
       });
-      if (learn) previous = report;
+      if (learn) previous = { report, last: messages.at(-1) };
       onFit?.(report);
       return backToPi(output, input, sent, report);
     } catch (error) {
@@ -276,21 +276,27 @@ function promptReader(
 }
 
 /**
- * The answer to the previous call: the newest assistant message, when it is the only one not
- * seen at an earlier call (none: the call failed before answering; several: the transcript was
- * changed between calls, and which answered the fit cannot be told). Marks them seen.
+ * The answer to the call a fit was made for: the assistant message right after the last message
+ * the fit was given, when no other assistant message came after it (none: the call failed before
+ * answering; another: the transcript was changed between calls, and which answered the fit cannot
+ * be told). A transcript that does not hold that message (another conversation's) has none.
  */
-function newAnswer(messages: readonly AgentMessage[], seen: WeakSet<object>): object | undefined {
-  const unseen: object[] = [];
-  for (let index = messages.length - 1; index >= 0; index -= 1) {
-    const message = messages[index] as unknown;
-    if (typeof message !== 'object' || message === null) continue;
-    if ((message as { role?: unknown }).role !== 'assistant') continue;
-    if (seen.has(message)) break;
-    seen.add(message);
-    unseen.push(message);
-  }
-  return unseen.length === 1 ? unseen[0] : undefined;
+function answerAfter(
+  messages: readonly AgentMessage[],
+  last: AgentMessage | undefined,
+): object | undefined {
+  const at = last === undefined ? -1 : messages.lastIndexOf(last);
+  if (at === -1) return undefined;
+  const after = messages.slice(at + 1).filter(isAssistant);
+  return after.length === 1 && after[0] === messages[at + 1] ? (after[0] as object) : undefined;
+}
+
+function isAssistant(message: unknown): boolean {
+  return (
+    typeof message === 'object' &&
+    message !== null &&
+    (message as { role?: unknown }).role === 'assistant'
+  );
 }
 
 /**

@@ -182,6 +182,14 @@ describe('contextTransform records usage', () => {
     expect(off.recorded).toEqual([]);
   });
 
+  it('never pairs one conversation’s answer with another’s fit, when one transform serves both', async () => {
+    const { transform, recorded } = setUp();
+    await transform([user('Read the log of A.')]);
+    // B's transcript holds an answer A's fit never saw before it.
+    await transform([user('Read the log of B.'), answer('B read.', usage(80)), user('Go on, B.')]);
+    expect(recorded).toEqual([]);
+  });
+
   it('wants a manager with recordUsage unless recordUsage is false, and a boolean', () => {
     const { recordUsage: _, ...withoutRecordUsage } = createContextManager({ maxTokens: 1_000 });
     expect(() => contextTransform({ manager: withoutRecordUsage as ContextManager })).toThrow(
