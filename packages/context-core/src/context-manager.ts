@@ -192,7 +192,7 @@ export interface ContextManager {
    * Learns from the input tokens the provider reported for the prompt of a fit: later fits budget
    * with how the counter's counts relate to the provider's (see `FitReport.calibration`). Call it
    * once per model call, with the report of the fit whose prompt was sent; the framework adapters
-   * do.
+   * do. A report already recorded is not recorded again.
    *
    * @param report - the report of the fit whose prompt was sent
    * @param usage - what the provider reported for that request

@@ -196,6 +196,7 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
     countToolDefinitions(declarations, counter, modelId),
   );
   const countTools = (tools: readonly ToolDefinition[]) => toolCounts(tools, 'countTools').tokens;
+  const recorded = new WeakSet<FitReport>();
   const calibration = createUsageCalibration(
     options.counter === undefined && isDefaultCounterExact(modelId) ? 'exact' : 'estimated',
   );
@@ -334,6 +335,10 @@ export function createContextManager(options: ContextManagerOptions = {}): Conte
           'every input token, cache reads and writes included (at least their sum)',
         );
       }
+      // One request, one report: the same report again (a second adapter, a retry of the
+      // recording) would weigh that request twice.
+      if (recorded.has(report)) return;
+      recorded.add(report);
       calibration.record(report.promptTokens, inputTokens);
     },
   } satisfies ContextManager);

@@ -91,6 +91,14 @@ describe('ContextManager.recordUsage', () => {
     );
   });
 
+  it('records a report once: the same report again does not weigh its request twice', async () => {
+    const manager = createContextManager({ model: 'claude-sonnet-4-5' });
+    const { report } = await manager.fit(messages);
+    manager.recordUsage(report, { inputTokens: report.promptTokens * 2 });
+    manager.recordUsage(report, { inputTokens: report.promptTokens * 2 });
+    expect((await manager.fit(messages)).report.calibration.samples).toBe(1);
+  });
+
   it('refuses a report of another manager, usage that is not whole numbers, and unknown keys, learning nothing', async () => {
     const manager = createContextManager({ model: 'gpt-4o' });
     const other = createContextManager({ maxTokens: 1_000, counter: createHeuristicCounter() });
