@@ -122,6 +122,7 @@ export type { LastPromptStore, StoredPrompt, StoredPromptOrigin } from './last-p
 export { type Logger, silentLogger } from './logger.js';
 export {
   type ContentToolOutput,
+  dataUrlMediaType,
   type FilePart,
   type ImagePart,
   isMediaPart,

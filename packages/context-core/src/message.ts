@@ -354,12 +354,23 @@ export function mediaByteLength(data: MediaData): number | undefined {
   if (data instanceof Uint8Array || data instanceof ArrayBuffer) return data.byteLength;
   if (typeof data !== 'string') return undefined;
   if (/^https?:\/\//i.test(data)) return undefined;
-  const comma = data.startsWith('data:') ? data.indexOf(',') + 1 : 0;
+  const comma = /^data:/i.test(data) ? data.indexOf(',') + 1 : 0;
   const base64 = data.length - comma;
   let padding = 0;
   if (data.endsWith('==')) padding = 2;
   else if (data.endsWith('=')) padding = 1;
   return Math.max(0, Math.floor((base64 * 3) / 4) - padding);
+}
+
+/**
+ * The media type a `data:` URL names (`data:image/png;base64,...` names `image/png`), in any case
+ * of its scheme; `undefined` for text that is not a `data:` URL or names none.
+ *
+ * @param text - a URL or inline data
+ * @returns the media type, or `undefined`
+ */
+export function dataUrlMediaType(text: string): string | undefined {
+  return /^data:([^;,]+)[;,]/i.exec(text)?.[1];
 }
 
 /**

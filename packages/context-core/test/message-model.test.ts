@@ -4,6 +4,7 @@ import {
   copyData,
   countMessageTokens,
   DEFAULT_IMAGE_TOKENS,
+  dataUrlMediaType,
   estimateMediaTokens,
   groupUnits,
   InvalidMessageError,
@@ -296,6 +297,10 @@ describe('message model v2', () => {
   it('measures inline data without decoding it, and names media without their bytes', () => {
     expect(mediaByteLength('aGVsbG8=')).toBe(5);
     expect(mediaByteLength('data:text/plain;base64,aGVsbG8=')).toBe(5);
+    // A scheme in capitals is a data: URL too (URL schemes ignore case).
+    expect(mediaByteLength('DATA:text/plain;base64,aGVsbG8=')).toBe(5);
+    expect(dataUrlMediaType('Data:image/png;base64,aGVsbG8=')).toBe('image/png');
+    expect(dataUrlMediaType('https://example.com/a.png')).toBeUndefined();
     expect(mediaByteLength('https://example.com/x.png')).toBeUndefined();
     expect(mediaByteLength(new URL('https://example.com/x.png'))).toBeUndefined();
     expect(mediaByteLength(png.buffer)).toBe(png.byteLength);

@@ -1,4 +1,5 @@
 import {
+  dataUrlMediaType,
   InvalidMessageError,
   type JsonValue,
   jsonDataProblem,
@@ -246,7 +247,7 @@ function fileMediaType(
   if (mimeType !== undefined) return undefined;
   if (typeof legacy === 'string') return { mediaType: legacy, from: 'mime_type' };
   if (legacy !== undefined || typeof data !== 'string') return undefined;
-  const fromUrl = /^data:([^;,]+)[;,]/i.exec(data)?.[1];
+  const fromUrl = dataUrlMediaType(data);
   return fromUrl === undefined ? undefined : { mediaType: fromUrl, from: 'url' };
 }
 

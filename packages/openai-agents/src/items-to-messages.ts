@@ -1,4 +1,5 @@
 import {
+  dataUrlMediaType,
   type FilePart,
   type ImagePart,
   InvalidMessageError,
@@ -221,7 +222,7 @@ function contentPart(part: Fields): Part {
 function dataUrlFile(part: Fields): FilePart | undefined {
   const { file, ...rest } = part;
   if (typeof file !== 'string') return undefined;
-  const mediaType = /^data:([^;,]+)[;,]/i.exec(file)?.[1];
+  const mediaType = dataUrlMediaType(file);
   if (mediaType === undefined) return undefined;
   return {
     type: 'file',

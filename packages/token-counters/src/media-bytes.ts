@@ -12,7 +12,7 @@ export function mediaBytes(data: MediaData): Uint8Array | undefined {
   if (data instanceof Uint8Array) return data;
   if (data instanceof ArrayBuffer) return new Uint8Array(data);
   if (typeof data !== 'string' || /^https?:\/\//i.test(data)) return undefined;
-  const base64 = data.startsWith('data:') ? data.slice(data.indexOf(',') + 1) : data;
+  const base64 = /^data:/i.test(data) ? data.slice(data.indexOf(',') + 1) : data;
   let binary: string;
   try {
     binary = atob(base64);

@@ -56,6 +56,7 @@ describe('mediaBytes', () => {
     const png = fixture('gpt4o-1024x1024.png');
     expect(mediaBytes(base64(png))).toEqual(png);
     expect(mediaBytes(`data:image/png;base64,${base64(png)}`)).toEqual(png);
+    expect(mediaBytes(`DATA:image/png;base64,${base64(png)}`)).toEqual(png);
     expect(mediaBytes(png.buffer as ArrayBuffer)).toEqual(png);
     expect(mediaBytes('https://example.com/a.png')).toBeUndefined();
     expect(mediaBytes(new URL('https://example.com/a.png'))).toBeUndefined();
